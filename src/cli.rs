@@ -1,0 +1,256 @@
+//! Command-line interface: clap definitions and the commands they run.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::{Config, FailOn};
+use crate::lint::baseline::Baseline;
+use crate::lint::{self, RULES, Rule, Selection};
+use crate::render::{self, Format, Report, Style, Summary};
+use crate::skill::Skill;
+
+/// Decide whether an agent skill should be injected into an agent working on your repository.
+///
+/// `skillgate check` lints a SKILL.md against the repository: the Agent Skills specification,
+/// size and example-code cost, content that misleads agents, and the skill folder's
+/// structure. Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 on a
+/// usage or input error.
+#[derive(Debug, Parser)]
+#[command(name = "skillgate", version, propagate_version = true, max_term_width = 100)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Lint one or more skills against a repository.
+    ///
+    /// Each SKILL is a SKILL.md file or a folder holding one. Configuration comes from
+    /// skillgate.toml at the repository root, or from --config.
+    ///
+    /// Examples:
+    ///   skillgate check SKILL.md --repo .
+    ///   skillgate check skills/*/ --format concise --fail-on warning
+    ///   skillgate check SKILL.md --format sarif > skillgate.sarif
+    Check(CheckArgs),
+    /// List every rule: code, severity, name and summary.
+    Rules {
+        /// Print the full documentation of every rule as markdown (docs/rules.md).
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Explain one rule: what it checks, why, and examples that fire and pass.
+    Rule {
+        /// A rule code (SG201) or name (body-too-many-tokens).
+        code: String,
+    },
+}
+
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// SKILL.md files or skill folders.
+    #[arg(required = true, value_name = "SKILL")]
+    skills: Vec<PathBuf>,
+    /// The repository the skill is meant for.
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    repo: PathBuf,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Run only these rules (codes or prefixes, e.g. SG2,SG301); replaces the config's list.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    select: Vec<String>,
+    /// Skip these rules (codes or prefixes); added to the config's list.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    ignore: Vec<String>,
+    /// Configuration file [default: skillgate.toml at the repository root, if present].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Report only findings not recorded in this baseline file.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    baseline: Option<PathBuf>,
+    /// Record the current findings as the baseline in FILE, and exit 0.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+    /// Lowest severity that makes the exit status 1 [default: error].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    fail_on: Option<FailOn>,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Exit status for usage and input errors.
+const EXIT_INPUT: u8 = 2;
+
+/// Parse arguments and run; the binary's whole `main`.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check(args) => check(&args),
+        Command::Rules { markdown } => {
+            let text = if markdown { rules_markdown() } else { rules_table() };
+            print(&text)
+        }
+        Command::Rule { code } => match lint::rule(&code) {
+            Some(rule) => print(&rule_text(rule)),
+            None => fail(&format!("no rule {code:?}; `skillgate rules` lists them")),
+        },
+    }
+}
+
+fn check(args: &CheckArgs) -> ExitCode {
+    if !args.repo.is_dir() {
+        return fail(&format!("{}: the repository folder does not exist", args.repo.display()));
+    }
+    let config = match load_config(args) {
+        Ok(c) => c,
+        Err(e) => return fail(&e),
+    };
+    let selection = Selection {
+        select: if args.select.is_empty() { config.select.clone() } else { args.select.clone() },
+        ignore: config.ignore.iter().chain(&args.ignore).cloned().collect(),
+    };
+    if let Some(bad) = selection.unknown().first() {
+        return fail(&format!("--select/--ignore: {bad:?} matches no rule; `skillgate rules` lists them"));
+    }
+    let baseline = match args.baseline.as_deref().map(Baseline::load).transpose() {
+        Ok(b) => b,
+        Err(e) => return fail(&e.to_string()),
+    };
+
+    let mut input_error = false;
+    let mut skills = Vec::with_capacity(args.skills.len());
+    for path in &args.skills {
+        match Skill::load(path) {
+            Ok(skill) => skills.push(skill),
+            Err(e) => {
+                eprintln!("error: {e}");
+                input_error = true;
+            }
+        }
+    }
+    let reports: Vec<Report<'_>> = skills
+        .iter()
+        .map(|skill| {
+            let findings = lint::check(skill, &config, &selection);
+            let findings = match &baseline {
+                Some(b) => b.filter_new(findings),
+                None => findings,
+            };
+            Report { skill, summary: Summary::of(skill), findings }
+        })
+        .collect();
+
+    if let Some(path) = &args.write_baseline {
+        let all = Baseline::from_findings(reports.iter().flat_map(|r| &r.findings));
+        if let Err(e) = all.save(path) {
+            return fail(&e.to_string());
+        }
+        eprintln!("wrote {} findings to {}", all.findings.len(), path.display());
+        return ExitCode::from(if input_error { EXIT_INPUT } else { 0 });
+    }
+
+    let style = Style { color: use_color(args.color), width: terminal_width() };
+    let printed = print(&render::render(args.format, &reports, style));
+    let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Error);
+    if input_error {
+        ExitCode::from(EXIT_INPUT)
+    } else if printed != ExitCode::SUCCESS {
+        printed
+    } else if reports.iter().flat_map(|r| &r.findings).any(|f| fail_on.fails(f.severity)) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn load_config(args: &CheckArgs) -> Result<Config, String> {
+    match &args.config {
+        Some(path) => Config::load(path).map_err(|e| e.to_string()),
+        None => Config::discover(&args.repo).map(|c| c.map(|(_, c)| c).unwrap_or_default()).map_err(|e| e.to_string()),
+    }
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
+    }
+}
+
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100)
+}
+
+fn rules_table() -> String {
+    let mut out = String::new();
+    for r in RULES {
+        out.push_str(&format!("{}  {:<7}  {:<30}  {}\n", r.code, r.severity.as_str(), r.name, r.summary));
+    }
+    out
+}
+
+/// The full documentation of one rule, as printed by `skillgate rule`.
+pub fn rule_text(r: &Rule) -> String {
+    format!(
+        "{code} {name} ({family}, {severity} by default)\n\n{summary}.\n\nWhat it checks\n  {what}\n\nWhy\n  {why}\n\nFires on\n{fires}\nPasses on\n{passes}",
+        code = r.code,
+        name = r.name,
+        family = r.family().as_str(),
+        severity = r.severity,
+        summary = r.summary,
+        what = r.what,
+        why = r.why,
+        fires = indent(r.fires),
+        passes = indent(r.passes),
+    )
+}
+
+/// Every rule's documentation as one markdown page (docs/rules.md).
+pub fn rules_markdown() -> String {
+    let mut out = String::from("# skillgate rules\n\nGenerated by `skillgate rules --markdown`; do not edit by hand.\n\n");
+    out.push_str("| Code | Name | Severity | Summary |\n|---|---|---|---|\n");
+    for r in RULES {
+        out.push_str(&format!("| [{0}](#{1}) | `{2}` | {3} | {4} |\n", r.code, r.code.to_lowercase(), r.name, r.severity, r.summary));
+    }
+    for r in RULES {
+        out.push_str(&format!(
+            "\n## {}\n\n`{}` · {} · {} by default\n\n**What it checks.** {}\n\n**Why.** {}\n\n**Fires on:**\n\n````markdown\n{}````\n\n**Passes on:**\n\n````markdown\n{}````\n",
+            r.code, r.name, r.family().as_str(), r.severity, r.what, r.why, r.fires, r.passes
+        ));
+    }
+    out
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
+/// Print to stdout; a closed pipe is not an error worth a message.
+fn print(text: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("cannot write output: {e}")),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("error: {message}");
+    ExitCode::from(EXIT_INPUT)
+}
+

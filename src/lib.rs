@@ -1,0 +1,13 @@
+//! skillgate: decide whether an agent skill should be injected into an agent working on a
+//! given repository, with evidence.
+//!
+//! Data flows one way: a [`skill::Skill`] is parsed once, [`lint`] rules turn it into
+//! [`finding::Finding`]s, and [`render`] turns those into every output format.
+
+pub mod config;
+pub mod finding;
+pub mod lint;
+pub mod skill;
+pub mod render;
+
+pub mod cli;

@@ -1,0 +1,85 @@
+//! Rule documentation examples: a small skill folder written as text.
+//!
+//! An example is a SKILL.md by itself, or several files each introduced by a `==> path <==`
+//! line (paths relative to the skill folder). An optional first line `@folder NAME` names the
+//! folder; otherwise it is named after the frontmatter's `name`, or `example`. A file named
+//! `skillgate.toml` is the configuration the example runs with: it is written beside the
+//! skill folder, at the root of the repository the example stands for.
+
+use std::path::Path;
+
+/// A parsed example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Example {
+    /// The skill folder's name.
+    pub folder: String,
+    /// (relative path, contents) pairs; the first is the manifest.
+    pub files: Vec<(String, String)>,
+}
+
+impl Example {
+    /// Parse the example notation.
+    pub fn parse(text: &str) -> Example {
+        let (folder, rest) = match text.strip_prefix("@folder ") {
+            Some(rest) => {
+                let (name, rest) = rest.split_once('\n').unwrap_or((rest, ""));
+                (Some(name.trim().to_owned()), rest)
+            }
+            None => (None, text),
+        };
+        let mut files: Vec<(String, String)> = Vec::new();
+        for line in rest.split_inclusive('\n') {
+            let marker = line.trim_end().strip_prefix("==> ").and_then(|l| l.strip_suffix(" <=="));
+            match (marker, files.last_mut()) {
+                (Some(path), _) => files.push((path.to_owned(), String::new())),
+                (None, Some((_, body))) => body.push_str(line),
+                (None, None) => files.push(("SKILL.md".to_owned(), line.to_owned())),
+            }
+        }
+        let folder = folder.unwrap_or_else(|| {
+            files
+                .first()
+                .and_then(|(_, body)| body.lines().find_map(|l| l.strip_prefix("name:")))
+                .map_or_else(|| "example".to_owned(), |n| n.trim().to_owned())
+        });
+        Example { folder, files }
+    }
+
+    /// The example's `skillgate.toml`, if it has one.
+    pub fn config(&self) -> Option<&str> {
+        self.files.iter().find(|(rel, _)| rel == crate::config::FILE_NAME).map(|(_, body)| body.as_str())
+    }
+
+    /// Write the example under `parent` (the repository root), returning the skill folder.
+    pub fn write_to(&self, parent: &Path) -> std::io::Result<std::path::PathBuf> {
+        let root = parent.join(&self.folder);
+        std::fs::create_dir_all(&root)?;
+        for (rel, body) in &self.files {
+            let path = if rel == crate::config::FILE_NAME { parent.join(rel) } else { root.join(rel) };
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(path, body)?;
+        }
+        Ok(root)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn single_file_is_the_manifest_named_after_the_skill() {
+        let ex = Example::parse("---\nname: demo\n---\nbody\n");
+        assert_eq!(ex.folder, "demo");
+        assert_eq!(ex.files, [("SKILL.md".to_owned(), "---\nname: demo\n---\nbody\n".to_owned())]);
+    }
+
+    #[test]
+    fn markers_split_files_and_folder_can_be_named() {
+        let ex = Example::parse("@folder other\n==> SKILL.md <==\na\n==> references/r.md <==\nb\n");
+        assert_eq!(ex.folder, "other");
+        assert_eq!(ex.files[1], ("references/r.md".to_owned(), "b\n".to_owned()));
+    }
+}

@@ -1,0 +1,204 @@
+//! The rule engine: the registry of rules, selection, severities, suppressions and baselines.
+//!
+//! A rule is plain data beside its documentation plus a pure `check` function over the
+//! parsed [`Skill`]. One list, [`RULES`], registers them all; the CLI, the docs and the tests
+//! read that list.
+
+pub mod baseline;
+pub mod example;
+mod rules;
+pub mod suppress;
+
+use std::ops::Range;
+
+use crate::config::Config;
+use crate::finding::{Finding, Related, Severity};
+use crate::skill::{Skill, SourceFile};
+
+pub use rules::RULES;
+
+/// A rule family, by the hundreds digit of its code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// SG0xx: the engine itself (suppressions).
+    Engine,
+    /// SG1xx: the specification and the frontmatter.
+    Spec,
+    /// SG2xx: size and cost.
+    Size,
+    /// SG3xx: content.
+    Content,
+    /// SG4xx: fit with the project.
+    Project,
+    /// SG5xx: structure of the skill folder.
+    Structure,
+    /// SG6xx: security.
+    Security,
+}
+
+impl Family {
+    /// The family of a rule code such as `SG201`.
+    pub fn of(code: &str) -> Family {
+        match code.as_bytes().get(2) {
+            Some(b'1') => Family::Spec,
+            Some(b'2') => Family::Size,
+            Some(b'3') => Family::Content,
+            Some(b'4') => Family::Project,
+            Some(b'5') => Family::Structure,
+            Some(b'6') => Family::Security,
+            _ => Family::Engine,
+        }
+    }
+
+    /// Human name of the family.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Engine => "engine",
+            Family::Spec => "spec",
+            Family::Size => "size",
+            Family::Content => "content",
+            Family::Project => "project",
+            Family::Structure => "structure",
+            Family::Security => "security",
+        }
+    }
+}
+
+/// A rule: metadata, documentation, and the check.
+pub struct Rule {
+    /// Stable code, e.g. `SG201`.
+    pub code: &'static str,
+    /// Kebab-case name, e.g. `body-too-long`.
+    pub name: &'static str,
+    /// Severity unless configured otherwise.
+    pub severity: Severity,
+    /// One line: what the rule flags.
+    pub summary: &'static str,
+    /// What it checks, in detail.
+    pub what: &'static str,
+    /// Why it matters to an agent.
+    pub why: &'static str,
+    /// A skill (see [`example`]) on which the rule fires.
+    pub fires: &'static str,
+    /// A skill on which the rule stays silent.
+    pub passes: &'static str,
+    /// The check: pure, reads the context, reports through the emitter.
+    pub check: fn(&Context<'_>, &mut Emitter),
+}
+
+impl Rule {
+    /// The rule's family.
+    pub fn family(&self) -> Family {
+        Family::of(self.code)
+    }
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule").field("code", &self.code).field("name", &self.name).finish()
+    }
+}
+
+/// Look a rule up by code (`SG201`) or name (`body-too-long`), case-insensitively.
+pub fn rule(key: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+}
+
+/// What a rule may read.
+pub struct Context<'a> {
+    /// The skill under review.
+    pub skill: &'a Skill,
+    /// The configuration in force.
+    pub config: &'a Config,
+}
+
+/// Collects the findings of one rule.
+pub struct Emitter {
+    rule: &'static Rule,
+    findings: Vec<Finding>,
+}
+
+impl Emitter {
+    fn new(rule: &'static Rule) -> Self {
+        Emitter { rule, findings: Vec::new() }
+    }
+
+    /// Report a finding at `span` of `file`; set `help` and `related` on the returned value.
+    pub fn report(&mut self, file: &SourceFile, span: Range<usize>, message: impl Into<String>) -> &mut Finding {
+        self.findings.push(Finding {
+            code: self.rule.code,
+            name: self.rule.name,
+            severity: self.rule.severity,
+            message: message.into(),
+            help: None,
+            location: file.location(span),
+            related: Vec::new(),
+        });
+        let last = self.findings.len() - 1;
+        &mut self.findings[last]
+    }
+}
+
+impl Finding {
+    /// Set the help text.
+    pub fn help(&mut self, help: impl Into<String>) -> &mut Finding {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Add a related location.
+    pub fn related(&mut self, file: &SourceFile, span: Range<usize>, message: impl Into<String>) -> &mut Finding {
+        self.related.push(Related { location: file.location(span), message: message.into() });
+        self
+    }
+}
+
+/// Which rules run: codes or prefixes to select (all when empty) and to ignore.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Codes or prefixes to run.
+    pub select: Vec<String>,
+    /// Codes or prefixes to skip.
+    pub ignore: Vec<String>,
+}
+
+impl Selection {
+    /// Whether the rule with `code` runs.
+    pub fn enabled(&self, code: &str) -> bool {
+        let matches = |pat: &String| code.to_ascii_uppercase().starts_with(&pat.to_ascii_uppercase());
+        (self.select.is_empty() || self.select.iter().any(matches)) && !self.ignore.iter().any(matches)
+    }
+
+    /// Every selector that matches no rule code, for a usage error.
+    pub fn unknown(&self) -> Vec<&str> {
+        self.select
+            .iter()
+            .chain(&self.ignore)
+            .filter(|p| !RULES.iter().any(|r| r.code.to_ascii_uppercase().starts_with(&p.to_ascii_uppercase())))
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// Run every selected rule over `skill`, apply configured severities and inline
+/// suppressions, and return the findings sorted by place.
+pub fn check(skill: &Skill, config: &Config, selection: &Selection) -> Vec<Finding> {
+    let cx = Context { skill, config };
+    let mut findings = Vec::new();
+    for rule in RULES.iter().filter(|r| selection.enabled(r.code)) {
+        let mut emitter = Emitter::new(rule);
+        (rule.check)(&cx, &mut emitter);
+        findings.append(&mut emitter.findings);
+    }
+    for finding in &mut findings {
+        if let Some(&severity) = config.severity.get(finding.code) {
+            finding.severity = severity;
+        }
+    }
+    let mut findings = suppress::apply(skill, findings);
+    findings.sort_by(|a, b| {
+        (&a.location.path, a.location.line, a.location.column, a.code)
+            .cmp(&(&b.location.path, b.location.line, b.location.column, b.code))
+    });
+    findings
+}

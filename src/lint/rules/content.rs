@@ -1,0 +1,128 @@
+//! SG3xx: what the skill tells the agent, and how.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::prose_matches;
+use crate::finding::Severity;
+use crate::lint::Rule;
+
+/// Words that make a line a prohibition.
+pub static PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(don['’]t|do not|never|avoid|must not|mustn['’]t|should not|shouldn['’]t|no longer use|refrain from)\b")
+        .expect("valid regex")
+});
+
+/// SG301.
+pub const NO_PROHIBITIONS: Rule = Rule {
+    code: "SG301",
+    name: "no-prohibitions",
+    severity: Severity::Info,
+    summary: "The skill has no short \"don't\" rules",
+    what: "Notes a body with no prohibition at all (\"don't…\", \"never…\", \"avoid…\").",
+    why: "In published measurements the only reliably helpful slice of skills was short \
+          \"don't\" rules: what not to do in this code base is what an agent cannot infer.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\nNever edit generated notes by hand.\n",
+    check: |cx, out| {
+        if !cx.skill.body.prose_lines.is_empty() && prose_matches(cx.skill, &PROHIBITION).next().is_none() {
+            let span = cx.skill.body.prose_lines[0].clone();
+            out.report(&cx.skill.source, span, "the skill states no prohibitions")
+                .help("add the few things an agent must not do here (\"Never edit files under gen/\")");
+        }
+    },
+};
+
+static PINNED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(always (name|call) (it|them|the \w+)|use exactly|name it exactly|must be (called|named)|exactly (this|the following) (name|string|text|wording)|name (it|them) exactly|call (it|them) exactly)\b")
+        .expect("valid regex")
+});
+
+/// SG302.
+pub const PINNED_NAME: Rule = Rule {
+    code: "SG302",
+    name: "pinned-exact-name",
+    severity: Severity::Warning,
+    summary: "The skill pins an exact name or string the agent must use",
+    what: "Flags wording like \"always name it\", \"use exactly\", \"must be called\".",
+    why: "Pinned strings cause retry lock-in: when a test expects something else, the agent \
+          keeps reproducing the pinned text on every attempt instead of adapting.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nThe output file must be called notes_final.md.\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nName the output file after the project's existing convention.\n",
+    check: |cx, out| {
+        for span in prose_matches(cx.skill, &PINNED) {
+            let phrase = cx.skill.source.text[span.clone()].to_owned();
+            out.report(&cx.skill.source, span, format!("\"{phrase}\" pins an exact string"))
+                .help("say what the name must achieve, or defer to the task and the repository's conventions");
+        }
+    },
+};
+
+static STALE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(as of (\w+ )?(19|20)\d\d|as of (now|today|this writing)|currently|at the time of writing|the latest (version|release|stable)|latest stable|recently|nowadays|these days|newest version|brand[- ]new|(in|since) the last (few )?(months|weeks|years)|this year|next year|upcoming release)\b")
+        .expect("valid regex")
+});
+
+/// SG303.
+pub const TIME_SENSITIVE: Rule = Rule {
+    code: "SG303",
+    name: "time-sensitive-claim",
+    severity: Severity::Warning,
+    summary: "The skill makes a claim that goes stale",
+    what: "Flags \"as of 2024\", \"currently\", \"the latest version\", \"recently\" and \
+           similar wording.",
+    why: "Skills outlive the moment they were written; \"the latest version\" becomes a \
+          version mismatch, which measurably makes agents worse.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the latest version of the formatter.\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the formatter version pinned in the repository's lockfile.\n",
+    check: |cx, out| {
+        for span in prose_matches(cx.skill, &STALE) {
+            let phrase = cx.skill.source.text[span.clone()].to_owned();
+            out.report(&cx.skill.source, span, format!("\"{phrase}\" will go stale"))
+                .help("name the version or condition instead, or defer to the project's manifests");
+        }
+    },
+};
+
+static MENU: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(you (can|could|may) (use|choose|pick|try) (either|any|one of)|choose (between|from|one of)|(there are|several|many|multiple) (options|approaches|ways|alternatives|choices)|options include|alternatively,? you|either \S+(\s+\S+){0,4},? or\b)")
+        .expect("valid regex")
+});
+
+static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(default|prefer|preferred|recommend|recommended|unless|otherwise|first choice|start with|use \S+ by default|go with)\b")
+        .expect("valid regex")
+});
+
+/// How many prose lines after a menu may name its default.
+const MENU_WINDOW: usize = 4;
+
+/// SG304.
+pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
+    code: "SG304",
+    name: "menu-without-default",
+    severity: Severity::Warning,
+    summary: "The skill offers alternatives without a default",
+    what: "Flags \"you can use either…\", \"there are several options…\" and similar menus when \
+           neither the line nor the next few name a default or a way to choose.",
+    why: "A menu moves the decision back to the agent, which then spends tokens weighing \
+          options and picks inconsistently across runs; a default with an escape hatch does not.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nYou can use either pandoc, mdformat, or prettier to format the notes.\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat notes with mdformat. Use prettier instead only when the repository already has a .prettierrc.\n",
+    check: |cx, out| {
+        let text = &cx.skill.source.text;
+        let lines = &cx.skill.body.prose_lines;
+        for (i, line) in lines.iter().enumerate() {
+            let Some(m) = MENU.find(&text[line.clone()]) else { continue };
+            let window = &lines[i..(i + 1 + MENU_WINDOW).min(lines.len())];
+            if window.iter().any(|l| DEFAULT.is_match(&text[l.clone()])) {
+                continue;
+            }
+            let span = line.start + m.start()..line.start + m.end();
+            out.report(&cx.skill.source, span, "alternatives are offered without a default")
+                .help("pick one as the default and say when to deviate (\"Use X; use Y only when …\")");
+        }
+    },
+};
+

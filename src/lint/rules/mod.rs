@@ -1,0 +1,91 @@
+//! Every rule, registered in one list.
+
+mod content;
+mod engine;
+mod size;
+mod spec;
+mod structure;
+
+use std::ops::Range;
+
+use regex::Regex;
+
+use super::Rule;
+use crate::skill::Skill;
+
+/// Every rule skillgate knows, in code order.
+pub static RULES: &[Rule] = &[
+    engine::SUPPRESSION_WITHOUT_REASON,
+    engine::UNKNOWN_SUPPRESSION_CODE,
+    spec::NAME_MISSING,
+    spec::NAME_TOO_LONG,
+    spec::NAME_CHARACTERS,
+    spec::NAME_HYPHENS,
+    spec::NAME_FOLDER_MISMATCH,
+    spec::DESCRIPTION_MISSING,
+    spec::DESCRIPTION_TOO_LONG,
+    spec::DESCRIPTION_XML_TAGS,
+    spec::DESCRIPTION_PERSON,
+    spec::DESCRIPTION_WHEN,
+    spec::UNKNOWN_KEY,
+    spec::COMPATIBILITY_TOO_LONG,
+    spec::MANIFEST_NAME,
+    spec::FIELD_TYPE,
+    size::BODY_TOKENS,
+    size::BODY_LINES,
+    size::CODE_SHARE,
+    size::LONG_CODE_BLOCK,
+    size::REFERENCE_WITHOUT_TOC,
+    content::NO_PROHIBITIONS,
+    content::PINNED_NAME,
+    content::TIME_SENSITIVE,
+    content::MENU_WITHOUT_DEFAULT,
+    structure::BROKEN_LINK,
+    structure::MISSING_FILE,
+    structure::REFERENCE_DEPTH,
+    structure::ORPHAN_FILE,
+    structure::UNCLOSED_FENCE,
+    structure::BACKSLASH_PATH,
+];
+
+/// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks excluded).
+fn prose_matches<'a>(skill: &'a Skill, re: &'a Regex) -> impl Iterator<Item = Range<usize>> + 'a {
+    let text = &skill.source.text;
+    skill.body.prose_lines.iter().flat_map(move |line| {
+        re.find_iter(&text[line.clone()]).map(move |m| line.start + m.start()..line.start + m.end())
+    })
+}
+
+/// The span a whole-file finding points at: the frontmatter's first line.
+fn head(skill: &Skill) -> Range<usize> {
+    skill.source.line_range(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RULES;
+    use crate::lint::Family;
+
+    #[test]
+    fn codes_and_names_are_unique_sorted_and_well_formed() {
+        let mut codes: Vec<_> = RULES.iter().map(|r| r.code).collect();
+        let sorted = {
+            let mut c = codes.clone();
+            c.sort_unstable();
+            c
+        };
+        assert_eq!(codes, sorted, "RULES must be listed in code order");
+        codes.dedup();
+        assert_eq!(codes.len(), RULES.len(), "duplicate rule code");
+        let mut names: Vec<_> = RULES.iter().map(|r| r.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RULES.len(), "duplicate rule name");
+        for rule in RULES {
+            assert!(rule.code.len() == 5 && rule.code.starts_with("SG"), "{}", rule.code);
+            assert!(rule.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{}", rule.name);
+            assert!(!rule.what.is_empty() && !rule.why.is_empty() && !rule.summary.is_empty());
+            assert_ne!(rule.family(), Family::Security, "no security rules are registered yet");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! SG2xx: size and cost. Every token of a skill is paid on every task it is loaded for.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use crate::finding::Severity;
+use crate::lint::{Context, Rule};
+use crate::skill::Document;
+
+/// SG201.
+pub const BODY_TOKENS: Rule = Rule {
+    code: "SG201",
+    name: "body-too-many-tokens",
+    severity: Severity::Warning,
+    summary: "The SKILL.md body is over the token budget",
+    what: "Counts the body's o200k_base tokens and flags bodies over the budget (default \
+           5,000; `limits.body-tokens`). The per-section table in the output shows where \
+           they go.",
+    why: "Measured on thousands of tasks, long skills raise token use by 70–400% while most \
+          change nothing; an equally long irrelevant text reproduces much of their effect.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nThe quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog. The quick brown fox jumps over the lazy dog.\n==> skillgate.toml <==\n[limits]\nbody-tokens = 100\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nKeep each note under five lines.\n",
+    check: |cx, out| {
+        let body = &cx.skill.body;
+        let budget = cx.config.limits.body_tokens;
+        if body.tokens > budget {
+            let biggest = largest_sections(body, 3);
+            out.report(&cx.skill.source, body_head(cx), format!("the body has {} tokens; the budget is {budget}", body.tokens))
+                .help(format!("largest sections: {biggest}; move detail into references/ that the agent opens on demand"));
+        }
+    },
+};
+
+/// SG202.
+pub const BODY_LINES: Rule = Rule {
+    code: "SG202",
+    name: "body-too-many-lines",
+    severity: Severity::Warning,
+    summary: "SKILL.md is longer than 500 lines",
+    what: "Flags a SKILL.md over 500 lines (`limits.body-lines`).",
+    why: "Skill guidance recommends keeping SKILL.md under 500 lines and splitting the rest \
+          into references loaded on demand.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\none\n\ntwo\n\nthree\n\nfour\n==> skillgate.toml <==\n[limits]\nbody-lines = 8\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\none\n",
+    check: |cx, out| {
+        let lines = cx.skill.source.line_count();
+        let limit = cx.config.limits.body_lines;
+        if lines > limit {
+            let line = u32::try_from(limit + 1).unwrap_or(u32::MAX);
+            let span = cx.skill.source.line_location(line).span;
+            out.report(&cx.skill.source, span, format!("SKILL.md has {lines} lines; the limit is {limit}"))
+                .help("split detail into references/ files linked from SKILL.md");
+        }
+    },
+};
+
+/// SG203.
+pub const CODE_SHARE: Rule = Rule {
+    code: "SG203",
+    name: "example-code-share",
+    severity: Severity::Warning,
+    summary: "Too much of the body is example code",
+    what: "Computes code-block tokens / body tokens and flags a share above 0.40 \
+           (`limits.code-share`), naming the largest blocks.",
+    why: "Example-code dumps cost about a quarter of a skill's tokens in measurements and \
+          hurt the strongest model; agents copy examples even when they do not fit.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nUse the helper.\n\n```python\ndef format_note(title, body):\n    lines = [title.upper(), '=' * len(title), body.strip()]\n    return '\\n'.join(lines)\n```\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title on the first line in capitals, underline it with equals signs, then write the body without leading or trailing blank lines. Keep notes short, and link to details instead of pasting them.\n\n```sh\nnotes fmt\n```\n",
+    check: |cx, out| {
+        let body = &cx.skill.body;
+        let share = body.code_share();
+        let limit = cx.config.limits.code_share;
+        if share > limit {
+            let mut blocks: Vec<_> = body.code_blocks.iter().collect();
+            blocks.sort_by(|a, b| b.tokens.cmp(&a.tokens).then(a.range.start.cmp(&b.range.start)));
+            let src = &cx.skill.source;
+            let biggest = blocks
+                .iter()
+                .take(3)
+                .map(|b| format!("line {} ({} tokens)", src.line_column(b.range.start).0, b.tokens))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let finding = out
+                .report(src, body_head(cx), format!("{:.0}% of the body's tokens are code blocks; the limit is {:.0}%", share * 100.0, limit * 100.0))
+                .help(format!("largest blocks: {biggest}; move them to references/ or scripts/ and link them"));
+            for b in blocks.iter().take(3) {
+                finding.related(src, b.range.clone(), format!("{}-token code block", b.tokens));
+            }
+        }
+    },
+};
+
+/// SG204.
+pub const LONG_CODE_BLOCK: Rule = Rule {
+    code: "SG204",
+    name: "long-code-block",
+    severity: Severity::Warning,
+    summary: "A single code block is over 60 lines",
+    what: "Flags code blocks longer than 60 lines (`limits.code-block-lines`).",
+    why: "Long listings are copied rather than understood; a script in scripts/ runs without \
+          costing context.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\na\nb\nc\nd\n```\n==> skillgate.toml <==\n[limits]\ncode-block-lines = 3\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\na\n```\n",
+    check: |cx, out| {
+        let limit = cx.config.limits.code_block_lines;
+        for b in cx.skill.body.code_blocks.iter().filter(|b| b.lines > limit) {
+            out.report(&cx.skill.source, b.range.start..b.content.start.max(b.range.start), format!("this code block has {} lines; the limit is {limit}", b.lines))
+                .help("move it to scripts/ (to run) or references/ (to read) and link it");
+        }
+    },
+};
+
+static TOC_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(table of )?contents$|^toc$|^index$|^overview$").expect("valid regex"));
+
+/// Whether a document opens with a table of contents: a heading named like one, or a list of
+/// at least three in-page links.
+fn has_toc(doc: &Document) -> bool {
+    doc.sections.iter().any(|s| TOC_HEADING.is_match(s.title.trim()))
+        || doc.links.iter().filter(|l| l.dest.starts_with('#')).count() >= 3
+}
+
+/// SG205.
+pub const REFERENCE_WITHOUT_TOC: Rule = Rule {
+    code: "SG205",
+    name: "reference-without-toc",
+    severity: Severity::Warning,
+    summary: "A large reference file has no table of contents",
+    what: "Flags markdown files in the skill folder over 10,000 tokens \
+           (`limits.reference-tokens`) that have no table of contents.",
+    why: "Agents often read the head of a long file and stop; a table of contents lets them \
+          jump to the part they need.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\n\n## Part one\n\nText of part one.\n\n## Part two\n\nText of part two.\n==> skillgate.toml <==\n[limits]\nreference-tokens = 10\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\n\n## Contents\n\n- [Part one](#part-one)\n- [Part two](#part-two)\n- [Part three](#part-three)\n\n## Part one\n\nText.\n",
+    check: |cx, out| {
+        let limit = cx.config.limits.reference_tokens;
+        for file in &cx.skill.files {
+            if let (Some(src), Some(doc)) = (&file.source, &file.doc) {
+                if doc.tokens > limit && !has_toc(doc) {
+                    out.report(src, src.line_range(0), format!("{} has {} tokens and no table of contents", file.rel, doc.tokens))
+                        .help("add a `## Contents` list linking to its sections");
+                }
+            }
+        }
+    },
+};
+
+/// The first line of the body, where whole-body findings point.
+fn body_head(cx: &Context<'_>) -> std::ops::Range<usize> {
+    let src = &cx.skill.source;
+    let start = cx.skill.body.range.start.min(src.text.len());
+    let index = src.line_index(start);
+    let index = (index..src.line_count()).find(|&i| !src.text[src.line_range(i)].trim().is_empty()).unwrap_or(index);
+    src.line_range(index.min(src.line_count().saturating_sub(1)))
+}
+
+fn largest_sections(body: &Document, n: usize) -> String {
+    let mut sections: Vec<_> = body.sections.iter().collect();
+    sections.sort_by(|a, b| b.tokens.cmp(&a.tokens));
+    sections
+        .iter()
+        .take(n)
+        .map(|s| {
+            let title = if s.title.is_empty() { "(preamble)" } else { &s.title };
+            format!("\"{title}\" ({})", s.tokens)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+

@@ -1,0 +1,58 @@
+//! Markdown for GitHub step summaries and pull request comments.
+
+use std::fmt::Write;
+
+use super::{Report, display, plural};
+use crate::finding::Severity;
+
+pub(super) fn render(reports: &[Report<'_>]) -> String {
+    let mut out = String::new();
+    for report in reports {
+        let s = &report.summary;
+        let (e, w, i) = report.counts();
+        let title = s.name.as_deref().unwrap_or(&s.path);
+        let _ = writeln!(out, "### skillgate: `{}`\n", cell(title));
+        let _ = writeln!(
+            out,
+            "`{}` · {} tokens · {} lines · {:.0}% example code · {}, {}, {}\n",
+            cell(&s.path),
+            s.tokens,
+            s.lines,
+            s.code_share * 100.0,
+            plural(e, "error"),
+            plural(w, "warning"),
+            plural(i, "info"),
+        );
+        if !report.findings.is_empty() {
+            out.push_str("| | Rule | Where | Finding |\n|---|---|---|---|\n");
+            for f in &report.findings {
+                let icon = match f.severity {
+                    Severity::Error => "❌ error",
+                    Severity::Warning => "⚠️ warning",
+                    Severity::Info => "ℹ️ info",
+                };
+                let mut text = cell(&f.message);
+                if let Some(help) = &f.help {
+                    let _ = write!(text, "<br>*{}*", cell(help));
+                }
+                let l = &f.location;
+                let _ = writeln!(out, "| {icon} | `{}` {} | `{}:{}` | {text} |", f.code, f.name, cell(&display(&l.path)), l.line);
+            }
+            out.push('\n');
+        }
+        if !s.sections.is_empty() {
+            out.push_str("<details><summary>Tokens per section</summary>\n\n| Section | Tokens |\n|---|---:|\n");
+            for section in &s.sections {
+                let title = if section.level == 0 { "(before the first heading)".to_owned() } else { cell(&section.title) };
+                let _ = writeln!(out, "| {}{title} | {} |", "&nbsp;&nbsp;".repeat(usize::from(section.level.saturating_sub(1))), section.tokens);
+            }
+            out.push_str("\n</details>\n\n");
+        }
+    }
+    out
+}
+
+/// Text made safe for a table cell.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ").replace('<', "&lt;").replace('>', "&gt;")
+}

@@ -1,0 +1,145 @@
+//! Every output format, fed by one [`Report`]. Renderers only format; they never re-derive
+//! facts.
+
+mod concise;
+mod github;
+mod human;
+mod json;
+mod markdown;
+mod sarif;
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::finding::{Finding, Severity};
+use crate::skill::{Skill, SourceFile};
+
+/// Output formats of `skillgate check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Diagnostics with source lines, labels and help (the default).
+    Human,
+    /// One line per finding: `path:line:col: CODE message`.
+    Concise,
+    /// The stable JSON contract (docs/json.md).
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// Markdown for step summaries and pull request comments.
+    Markdown,
+}
+
+/// What the renderers show for one skill.
+#[derive(Debug)]
+pub struct Report<'a> {
+    /// The skill, for its source text.
+    pub skill: &'a Skill,
+    /// Facts about the skill, as shown in every format.
+    pub summary: Summary,
+    /// The findings that count, sorted.
+    pub findings: Vec<Finding>,
+}
+
+/// Size facts about a skill.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The SKILL.md path as given.
+    pub path: String,
+    /// `name` from the frontmatter.
+    pub name: Option<String>,
+    /// o200k_base tokens of the body.
+    pub tokens: usize,
+    /// Lines of SKILL.md.
+    pub lines: usize,
+    /// Code-block tokens / body tokens.
+    pub code_share: f64,
+    /// Tokens per section.
+    pub sections: Vec<SectionSummary>,
+}
+
+/// One row of the per-section token table.
+#[derive(Debug, Clone, Serialize)]
+pub struct SectionSummary {
+    /// Heading text ("" for the preamble).
+    pub title: String,
+    /// Heading level, 0 for the preamble.
+    pub level: u8,
+    /// Line of the heading.
+    pub line: u32,
+    /// Tokens from this heading to the next.
+    pub tokens: usize,
+}
+
+impl Summary {
+    /// Summarise a parsed skill.
+    pub fn of(skill: &Skill) -> Summary {
+        let src = &skill.source;
+        Summary {
+            path: display(&src.path),
+            name: skill.name().map(str::to_owned),
+            tokens: skill.body.tokens,
+            lines: src.line_count(),
+            code_share: (skill.body.code_share() * 1000.0).round() / 1000.0,
+            sections: skill
+                .body
+                .sections
+                .iter()
+                .map(|s| SectionSummary {
+                    title: s.title.clone(),
+                    level: s.level,
+                    line: src.line_column(s.heading.start).0,
+                    tokens: s.tokens,
+                })
+                .collect(),
+        }
+    }
+}
+
+impl Report<'_> {
+    /// The source file a finding points into.
+    fn source(&self, path: &Path) -> Option<&SourceFile> {
+        std::iter::once(&self.skill.source)
+            .chain(self.skill.files.iter().filter_map(|f| f.source.as_ref()))
+            .find(|s| s.path == path)
+    }
+
+    /// (errors, warnings, infos).
+    fn counts(&self) -> (usize, usize, usize) {
+        let n = |s| self.findings.iter().filter(|f| f.severity == s).count();
+        (n(Severity::Error), n(Severity::Warning), n(Severity::Info))
+    }
+}
+
+/// Options that change how reports look, not what they say.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    /// Use colour (human format only).
+    pub color: bool,
+    /// Wrap width for the human format.
+    pub width: usize,
+}
+
+/// Render `reports` in `format`.
+pub fn render(format: Format, reports: &[Report<'_>], style: Style) -> String {
+    match format {
+        Format::Human => human::render(reports, style),
+        Format::Concise => concise::render(reports),
+        Format::Json => json::render(reports),
+        Format::Sarif => sarif::render(reports),
+        Format::Github => github::render(reports),
+        Format::Markdown => markdown::render(reports),
+    }
+}
+
+/// A path as shown in output: forward slashes on every platform.
+pub fn display(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// "1 error, 2 warnings" style counts.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+}

@@ -1,0 +1,116 @@
+//! SARIF 2.1.0, as GitHub code scanning accepts it: every rule with id, name and help;
+//! results with physical locations and regions; no `fixes`.
+
+use serde_json::{Value, json};
+
+use super::{Report, display};
+use crate::finding::{Location, Severity};
+use crate::lint::RULES;
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn physical(l: &Location) -> Value {
+    json!({
+        "physicalLocation": {
+            "artifactLocation": { "uri": uri(&display(&l.path)) },
+            "region": {
+                "startLine": l.line,
+                "startColumn": l.column,
+                "endLine": l.end_line,
+                "endColumn": l.end_column.max(1),
+            }
+        }
+    })
+}
+
+/// A relative URI reference: forward slashes, with characters outside the URI grammar
+/// percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(char::from(b)),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+fn rules() -> Vec<Value> {
+    RULES
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.code,
+                "name": r.name,
+                "shortDescription": { "text": r.summary },
+                "fullDescription": { "text": r.what },
+                "help": {
+                    "text": format!("{}\n\nWhy: {}", r.what, r.why),
+                    "markdown": format!("{}\n\n**Why:** {}\n\nRun `skillgate rule {}` for examples.", r.what, r.why, r.code),
+                },
+                "defaultConfiguration": { "level": level(r.severity) },
+                "properties": { "tags": [r.family().as_str()] },
+            })
+        })
+        .collect()
+}
+
+pub(super) fn render(reports: &[Report<'_>]) -> String {
+    let results: Vec<Value> = reports
+        .iter()
+        .flat_map(|r| &r.findings)
+        .map(|f| {
+            let mut message = f.message.clone();
+            if let Some(help) = &f.help {
+                message.push_str("\nhelp: ");
+                message.push_str(help);
+            }
+            let mut result = json!({
+                "ruleId": f.code,
+                "ruleIndex": RULES.iter().position(|r| r.code == f.code).unwrap_or(0),
+                "level": level(f.severity),
+                "message": { "text": message },
+                "locations": [physical(&f.location)],
+            });
+            if !f.related.is_empty() {
+                result["relatedLocations"] = f
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, rel)| {
+                        let mut loc = physical(&rel.location);
+                        loc["id"] = json!(i);
+                        loc["message"] = json!({ "text": rel.message });
+                        loc
+                    })
+                    .collect();
+            }
+            result
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "skillgate",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": rules(),
+                }
+            },
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }]
+    });
+    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    out.push('\n');
+    out
+}

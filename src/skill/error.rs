@@ -1,0 +1,92 @@
+//! Why a skill could not be read at all. These end a run with exit code 2.
+
+use std::path::PathBuf;
+
+/// A skill that cannot be loaded. Each variant renders as one line saying what and where.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Nothing at the given path.
+    #[error("{path}: no such file or directory")]
+    NotFound {
+        /// The path as given.
+        path: PathBuf,
+    },
+    /// A folder without a SKILL.md.
+    #[error("{path}: no SKILL.md in this folder")]
+    NoSkillFile {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// An I/O failure while reading.
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A zero-byte or whitespace-only file.
+    #[error("{path}: the file is empty")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Larger than the limit; skills are read whole.
+    #[error("{path}: the file is {size} bytes, over the {limit}-byte limit")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Contains NUL bytes: not a text file.
+    #[error("{path}: this is a binary file, not markdown")]
+    Binary {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Not valid UTF-8.
+    #[error("{path}:{line}:{column}: the file is not valid UTF-8")]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// Line of the first invalid byte.
+        line: u32,
+        /// Column of the first invalid byte.
+        column: u32,
+    },
+    /// The file does not start with a `---` line.
+    #[error("{path}:1:1: missing frontmatter: a SKILL.md starts with a `---` line, YAML, and a closing `---` line")]
+    MissingFrontmatter {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The opening `---` has no closing partner.
+    #[error("{path}:1:1: unclosed frontmatter: no closing `---` line after the opening one")]
+    UnclosedFrontmatter {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The frontmatter is not valid YAML, or not a mapping, or expands too much.
+    #[error("{path}:{line}:{column}: invalid frontmatter YAML: {message}")]
+    InvalidYaml {
+        /// The file.
+        path: PathBuf,
+        /// Line in the file.
+        line: u32,
+        /// Column in the file.
+        column: u32,
+        /// The parser's message.
+        message: String,
+    },
+    /// A symlink inside the skill folder that points outside it.
+    #[error("{path}: symlink points outside the skill folder (to {target})")]
+    SymlinkOutside {
+        /// The link.
+        path: PathBuf,
+        /// Where it points.
+        target: PathBuf,
+    },
+}

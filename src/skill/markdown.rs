@@ -1,0 +1,326 @@
+//! The markdown body parsed once into the elements rules look at, each with its byte span in
+//! the file (not in the body), so every element maps straight to a line and column.
+
+use std::ops::Range;
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use serde::Serialize;
+
+use super::tokens;
+
+/// A parsed markdown document: sections, code blocks, links, list items and prose lines.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// Byte range of the markdown in its file (after any frontmatter).
+    pub range: Range<usize>,
+    /// Headings in order, with the text each one owns; a preamble before the first heading
+    /// is a section of level 0.
+    pub sections: Vec<Section>,
+    /// Fenced and indented code blocks in order.
+    pub code_blocks: Vec<CodeBlock>,
+    /// Links and images in order.
+    pub links: Vec<Link>,
+    /// Inline code spans (`like this`), which often name files and commands.
+    pub inline_code: Vec<Range<usize>>,
+    /// List items in order (nested ones too).
+    pub list_items: Vec<Range<usize>>,
+    /// HTML comments (block or inline), where suppressions live.
+    pub comments: Vec<Range<usize>>,
+    /// Lines of prose: every non-blank line outside code blocks and HTML blocks, without its
+    /// line terminator.
+    pub prose_lines: Vec<Range<usize>>,
+    /// o200k_base tokens of the whole document.
+    pub tokens: usize,
+}
+
+/// A heading and the text up to the next heading of any level.
+#[derive(Debug, Clone, Serialize)]
+pub struct Section {
+    /// Heading level 1-6, or 0 for the preamble before the first heading.
+    pub level: u8,
+    /// Heading text without markup.
+    pub title: String,
+    /// Byte range of the heading line (the whole section start for the preamble).
+    #[serde(skip)]
+    pub heading: Range<usize>,
+    /// Byte range from the heading to the next heading.
+    #[serde(skip)]
+    pub range: Range<usize>,
+    /// Index of the enclosing section (the nearest earlier heading of lower level).
+    pub parent: Option<usize>,
+    /// o200k_base tokens of `range`.
+    pub tokens: usize,
+}
+
+/// A code block, fenced or indented.
+#[derive(Debug, Clone)]
+pub struct CodeBlock {
+    /// First word of the fence's info string, if any (`rust` in "```rust title=x").
+    pub lang: Option<String>,
+    /// Byte range of the whole block, fences included.
+    pub range: Range<usize>,
+    /// Byte range of the code inside the fences.
+    pub content: Range<usize>,
+    /// Number of lines of code inside the fences.
+    pub lines: usize,
+    /// o200k_base tokens of the whole block, fences included: what a model reads.
+    pub tokens: usize,
+    /// Whether the block came from a fence.
+    pub fenced: bool,
+    /// For a fenced block, whether a closing fence was found.
+    pub closed: bool,
+}
+
+/// A link or image.
+#[derive(Debug, Clone)]
+pub struct Link {
+    /// The destination as written (after reference resolution).
+    pub dest: String,
+    /// Byte range of the link in the file.
+    pub range: Range<usize>,
+    /// Whether this is an image.
+    pub image: bool,
+}
+
+impl Document {
+    /// Parse `text[range]` as markdown. `text` is the whole file so spans are file offsets.
+    pub fn parse(text: &str, range: Range<usize>) -> Self {
+        let base = range.start;
+        let body = &text[range.clone()];
+        let mut doc = Document { range: range.clone(), ..Document::default() };
+        let mut html_blocks = Vec::new();
+        let mut heading: Option<(u8, usize, String)> = None;
+        let mut code: Option<(Option<String>, bool, usize, Option<Range<usize>>)> = None;
+
+        let options = Options::ENABLE_TABLES
+            | Options::ENABLE_STRIKETHROUGH
+            | Options::ENABLE_TASKLISTS
+            | Options::ENABLE_FOOTNOTES;
+        for (event, span) in Parser::new_ext(body, options).into_offset_iter() {
+            let span = span.start + base..span.end + base;
+            match event {
+                Event::Start(Tag::Heading { level, .. }) => {
+                    heading = Some((level as u8, span.start, String::new()));
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    if let Some((level, start, title)) = heading.take() {
+                        doc.push_heading(level, start..span.end, title.trim().to_owned());
+                    }
+                }
+                Event::Start(Tag::CodeBlock(kind)) => {
+                    let (lang, fenced) = match kind {
+                        CodeBlockKind::Fenced(info) => {
+                            let lang = info.split_whitespace().next().map(str::to_owned);
+                            (lang.filter(|l| !l.is_empty()), true)
+                        }
+                        CodeBlockKind::Indented => (None, false),
+                    };
+                    code = Some((lang, fenced, span.start, None));
+                }
+                Event::End(TagEnd::CodeBlock) => {
+                    if let Some((lang, fenced, start, content)) = code.take() {
+                        let content = content.unwrap_or(span.end..span.end);
+                        doc.push_code_block(text, lang, fenced, start..span.end, content);
+                    }
+                }
+                Event::Text(t) => {
+                    if let Some((_, _, title)) = heading.as_mut() {
+                        title.push_str(&t);
+                    }
+                    if let Some((_, _, _, content)) = code.as_mut() {
+                        let start = content.as_ref().map_or(span.start, |c| c.start);
+                        *content = Some(start..span.end);
+                    }
+                }
+                Event::Code(t) => {
+                    if let Some((_, _, title)) = heading.as_mut() {
+                        title.push_str(&t);
+                    }
+                    doc.inline_code.push(span);
+                }
+                Event::Start(Tag::Link { dest_url, .. }) => {
+                    doc.links.push(Link { dest: dest_url.into_string(), range: span, image: false });
+                }
+                Event::Start(Tag::Image { dest_url, .. }) => {
+                    doc.links.push(Link { dest: dest_url.into_string(), range: span, image: true });
+                }
+                Event::Start(Tag::Item) => doc.list_items.push(span),
+                Event::Start(Tag::HtmlBlock) => html_blocks.push(span),
+                Event::Html(t) | Event::InlineHtml(t) => {
+                    if t.trim_start().starts_with("<!--") {
+                        doc.comments.push(span);
+                    }
+                }
+                _ => {}
+            }
+        }
+        doc.finish_sections(text);
+        doc.collect_prose_lines(text, &html_blocks);
+        doc.tokens = tokens::count(body);
+        doc
+    }
+
+    /// Sum of the tokens of every code block.
+    pub fn code_tokens(&self) -> usize {
+        self.code_blocks.iter().map(|b| b.tokens).sum()
+    }
+
+    /// Share of the document's tokens that sit in code blocks (0 for an empty document).
+    pub fn code_share(&self) -> f64 {
+        if self.tokens == 0 {
+            return 0.0;
+        }
+        (self.code_tokens() as f64 / self.tokens as f64).min(1.0)
+    }
+
+    /// Whether byte `offset` lies inside a code block.
+    pub fn in_code_block(&self, offset: usize) -> bool {
+        self.code_blocks.iter().any(|b| b.range.contains(&offset))
+    }
+
+    fn push_heading(&mut self, level: u8, heading: Range<usize>, title: String) {
+        if self.sections.is_empty() && !self.range.is_empty() {
+            let preamble = self.range.start..heading.start;
+            self.sections.push(Section {
+                level: 0,
+                title: String::new(),
+                heading: preamble.clone(),
+                range: preamble,
+                parent: None,
+                tokens: 0,
+            });
+        }
+        let parent = self.sections.iter().rposition(|s| s.level < level && s.level > 0);
+        self.sections.push(Section {
+            level,
+            title,
+            range: heading.start..heading.end,
+            heading,
+            parent,
+            tokens: 0,
+        });
+    }
+
+    fn push_code_block(
+        &mut self,
+        text: &str,
+        lang: Option<String>,
+        fenced: bool,
+        range: Range<usize>,
+        content: Range<usize>,
+    ) {
+        let code = &text[content.clone()];
+        let lines = code.lines().count();
+        let closed = !fenced || has_closing_fence(&text[range.clone()]);
+        let tokens = tokens::count(&text[range.clone()]);
+        self.code_blocks.push(CodeBlock { lang, range, content, lines, tokens, fenced, closed });
+    }
+
+    /// Give every section the text up to the next heading and count its tokens. Drops an
+    /// empty preamble.
+    fn finish_sections(&mut self, text: &str) {
+        if self.sections.is_empty() && !text[self.range.clone()].trim().is_empty() {
+            self.sections.push(Section {
+                level: 0,
+                title: String::new(),
+                heading: self.range.clone(),
+                range: self.range.clone(),
+                parent: None,
+                tokens: 0,
+            });
+        }
+        let ends: Vec<usize> = self
+            .sections
+            .iter()
+            .skip(1)
+            .map(|s| s.heading.start)
+            .chain(std::iter::once(self.range.end))
+            .collect();
+        for (section, end) in self.sections.iter_mut().zip(ends) {
+            section.range.end = end;
+            section.tokens = tokens::count(&text[section.range.clone()]);
+        }
+        if self.sections.first().is_some_and(|s| s.level == 0 && text[s.range.clone()].trim().is_empty()) {
+            self.sections.remove(0);
+            for s in &mut self.sections {
+                s.parent = s.parent.and_then(|p| p.checked_sub(1));
+            }
+        }
+    }
+
+    fn collect_prose_lines(&mut self, text: &str, html_blocks: &[Range<usize>]) {
+        let mut start = self.range.start;
+        let body_end = self.range.end;
+        while start < body_end {
+            let end = text[start..body_end].find('\n').map_or(body_end, |i| start + i);
+            let line = start..text[start..end].strip_suffix('\r').map_or(end, |l| start + l.len());
+            let skipped = self.code_blocks.iter().map(|b| &b.range).chain(html_blocks).any(|r| {
+                r.start <= line.start && line.start < r.end.max(r.start + 1)
+            });
+            if !skipped && !text[line.clone()].trim().is_empty() {
+                self.prose_lines.push(line);
+            }
+            start = end + 1;
+        }
+    }
+}
+
+/// Whether a fenced block's source ends with a fence that closes its opening fence.
+fn has_closing_fence(block: &str) -> bool {
+    let mut lines = block.trim_end_matches(['\n', '\r']).lines();
+    let Some(open) = lines.next().map(str::trim_start) else { return false };
+    let fence_char = open.chars().next().unwrap_or('`');
+    let fence_len = open.chars().take_while(|&c| c == fence_char).count();
+    let Some(last) = lines.last().map(str::trim) else { return false };
+    last.chars().all(|c| c == fence_char) && last.chars().count() >= fence_len
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Document {
+        Document::parse(text, 0..text.len())
+    }
+
+    #[test]
+    fn sections_form_a_tree_and_own_text_up_to_the_next_heading() {
+        let text = "intro\n\n# A\n\none\n\n## B\n\ntwo\n\n# C\n";
+        let doc = parse(text);
+        let titles: Vec<_> = doc.sections.iter().map(|s| (s.level, s.title.as_str(), s.parent)).collect();
+        assert_eq!(titles, [(0, "", None), (1, "A", None), (2, "B", Some(1)), (1, "C", None)]);
+        assert_eq!(&text[doc.sections[2].range.clone()], "## B\n\ntwo\n\n");
+    }
+
+    #[test]
+    fn code_blocks_know_language_lines_and_closing() {
+        let text = "# T\n\n```python title=x\na = 1\nb = 2\n```\n\n```sh\nopen\n";
+        let doc = parse(text);
+        assert_eq!(doc.code_blocks.len(), 2);
+        let first = &doc.code_blocks[0];
+        assert_eq!(first.lang.as_deref(), Some("python"));
+        assert_eq!(first.lines, 2);
+        assert!(first.closed);
+        assert_eq!(&text[first.content.clone()], "a = 1\nb = 2\n");
+        assert!(!doc.code_blocks[1].closed);
+    }
+
+    #[test]
+    fn prose_lines_skip_code_and_html() {
+        let text = "Say hi.\n\n```\nnever here\n```\n<!-- note -->\n\n- never there\n";
+        let doc = parse(text);
+        let lines: Vec<_> = doc.prose_lines.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(lines, ["Say hi.", "- never there"]);
+        assert_eq!(doc.comments.len(), 1);
+    }
+
+    #[test]
+    fn links_and_inline_code_are_collected_with_file_offsets() {
+        let text = "---\nname: x\n---\nSee [ref](references/a.md) and `scripts/b.py`.\n";
+        let start = text.find("See").unwrap_or(0);
+        let doc = Document::parse(text, start..text.len());
+        assert_eq!(doc.links[0].dest, "references/a.md");
+        assert_eq!(&text[doc.links[0].range.clone()], "[ref](references/a.md)");
+        assert_eq!(&text[doc.inline_code[0].clone()], "`scripts/b.py`");
+    }
+}

@@ -1,0 +1,7 @@
+//! skillgate's integration tests: one binary, one module per area.
+
+mod cli;
+mod formats;
+mod inputs;
+mod rules;
+mod support;
