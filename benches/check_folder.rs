@@ -21,11 +21,18 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/skills"));
     if !dir.is_dir() {
-        println!("check_folder: {} is not present; pass a folder of skills: cargo bench --bench check_folder -- DIR", dir.display());
+        println!(
+            "check_folder: {} is not present; pass a folder of skills: cargo bench --bench check_folder -- DIR",
+            dir.display()
+        );
         return;
     }
     let skills = find_skills(&dir);
-    println!("check_folder: {} skills under {}", skills.len(), dir.display());
+    println!(
+        "check_folder: {} skills under {}",
+        skills.len(),
+        dir.display()
+    );
 
     // In-process: what one skill costs once the vocabulary is loaded.
     let start = Instant::now();
@@ -46,23 +53,46 @@ fn main() {
     times.sort();
     let median = times[times.len() / 2];
     let p90 = times[times.len() * 9 / 10];
-    println!("in-process: vocabulary load {}, median {} per skill, p90 {}", ms(vocabulary), ms(median), ms(p90));
-    println!("in-process: peak RSS {} MB", peak_rss_kb().map_or("n/a".into(), |kb| format!("{:.1}", kb as f64 / 1024.0)));
+    println!(
+        "in-process: vocabulary load {}, median {} per skill, p90 {}",
+        ms(vocabulary),
+        ms(median),
+        ms(p90)
+    );
+    println!(
+        "in-process: peak RSS {} MB",
+        peak_rss_kb().map_or("n/a".into(), |kb| format!("{:.1}", kb as f64 / 1024.0))
+    );
 
     // Whole folder through the binary, as a user runs it.
     let bin = env!("CARGO_BIN_EXE_skillgate");
     let mut ours = Command::new(bin);
-    ours.arg("check").args(&skills).args(["--format", "json", "--fail-on", "never"]);
+    ours.arg("check")
+        .args(&skills)
+        .args(["--format", "json", "--fail-on", "never"]);
     let (ours_wall, ours_rss) = timed(ours, 5);
-    println!("skillgate check <{} skills>: {} wall (best of 5), peak RSS {}", skills.len(), ms(ours_wall), rss(ours_rss));
+    println!(
+        "skillgate check <{} skills>: {} wall (best of 5), peak RSS {}",
+        skills.len(),
+        ms(ours_wall),
+        rss(ours_rss)
+    );
 
     match which("agnix") {
         Some(agnix) => {
             let mut theirs = Command::new(agnix);
             theirs.arg(&dir);
             let (agnix_wall, agnix_rss) = timed(theirs, 5);
-            println!("agnix {}: {} wall (best of 5), peak RSS {}", dir.display(), ms(agnix_wall), rss(agnix_rss));
-            println!("ratio skillgate/agnix: {:.2}", ours_wall.as_secs_f64() / agnix_wall.as_secs_f64());
+            println!(
+                "agnix {}: {} wall (best of 5), peak RSS {}",
+                dir.display(),
+                ms(agnix_wall),
+                rss(agnix_rss)
+            );
+            println!(
+                "ratio skillgate/agnix: {:.2}",
+                ours_wall.as_secs_f64() / agnix_wall.as_secs_f64()
+            );
         }
         None => println!("agnix: not installed (pip install agnix), no ratio"),
     }
@@ -73,7 +103,9 @@ fn find_skills(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_owned()];
     while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in entries.flatten() {
             let p = e.path();
             if p.is_dir() {
@@ -89,7 +121,8 @@ fn find_skills(dir: &Path) -> Vec<PathBuf> {
 
 /// Best wall time of `runs` runs, and the peak RSS in KB of the last (via /usr/bin/time).
 fn timed(mut cmd: Command, runs: usize) -> (Duration, Option<u64>) {
-    cmd.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null());
+    cmd.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
     let mut best = Duration::MAX;
     for _ in 0..runs {
         let t = Instant::now();
@@ -105,7 +138,12 @@ fn timed(mut cmd: Command, runs: usize) -> (Duration, Option<u64>) {
             .stdout(std::process::Stdio::null())
             .output()
             .ok()?;
-        String::from_utf8_lossy(&out.stderr).lines().last()?.trim().parse().ok()
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .last()?
+            .trim()
+            .parse()
+            .ok()
     });
     (best, rss.flatten())
 }
@@ -117,7 +155,11 @@ fn peak_rss_kb() -> Option<u64> {
 }
 
 fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join(name)).find(|p| p.is_file())
+    std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join(name))
+        .find(|p| p.is_file())
 }
 
 fn ms(d: Duration) -> String {
@@ -125,5 +167,8 @@ fn ms(d: Duration) -> String {
 }
 
 fn rss(kb: Option<u64>) -> String {
-    kb.map_or_else(|| "n/a (no /usr/bin/time)".to_owned(), |kb| format!("{:.1} MB", kb as f64 / 1024.0))
+    kb.map_or_else(
+        || "n/a (no /usr/bin/time)".to_owned(),
+        |kb| format!("{:.1} MB", kb as f64 / 1024.0),
+    )
 }

@@ -19,7 +19,12 @@ use crate::skill::Skill;
 /// structure. Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 on a
 /// usage or input error.
 #[derive(Debug, Parser)]
-#[command(name = "skillgate", version, propagate_version = true, max_term_width = 100)]
+#[command(
+    name = "skillgate",
+    version,
+    propagate_version = true,
+    max_term_width = 100
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -100,7 +105,11 @@ pub fn main() -> ExitCode {
     match cli.command {
         Command::Check(args) => check(&args),
         Command::Rules { markdown } => {
-            let text = if markdown { rules_markdown() } else { rules_table() };
+            let text = if markdown {
+                rules_markdown()
+            } else {
+                rules_table()
+            };
             print(&text)
         }
         Command::Rule { code } => match lint::rule(&code) {
@@ -112,18 +121,27 @@ pub fn main() -> ExitCode {
 
 fn check(args: &CheckArgs) -> ExitCode {
     if !args.repo.is_dir() {
-        return fail(&format!("{}: the repository folder does not exist", args.repo.display()));
+        return fail(&format!(
+            "{}: the repository folder does not exist",
+            args.repo.display()
+        ));
     }
     let config = match load_config(args) {
         Ok(c) => c,
         Err(e) => return fail(&e),
     };
     let selection = Selection {
-        select: if args.select.is_empty() { config.select.clone() } else { args.select.clone() },
+        select: if args.select.is_empty() {
+            config.select.clone()
+        } else {
+            args.select.clone()
+        },
         ignore: config.ignore.iter().chain(&args.ignore).cloned().collect(),
     };
     if let Some(bad) = selection.unknown().first() {
-        return fail(&format!("--select/--ignore: {bad:?} matches no rule; `skillgate rules` lists them"));
+        return fail(&format!(
+            "--select/--ignore: {bad:?} matches no rule; `skillgate rules` lists them"
+        ));
     }
     let baseline = match args.baseline.as_deref().map(Baseline::load).transpose() {
         Ok(b) => b,
@@ -149,7 +167,11 @@ fn check(args: &CheckArgs) -> ExitCode {
                 Some(b) => b.filter_new(findings),
                 None => findings,
             };
-            Report { skill, summary: Summary::of(skill), findings }
+            Report {
+                skill,
+                summary: Summary::of(skill),
+                findings,
+            }
         })
         .collect();
 
@@ -158,18 +180,29 @@ fn check(args: &CheckArgs) -> ExitCode {
         if let Err(e) = all.save(path) {
             return fail(&e.to_string());
         }
-        eprintln!("wrote {} findings to {}", all.findings.len(), path.display());
+        eprintln!(
+            "wrote {} findings to {}",
+            all.findings.len(),
+            path.display()
+        );
         return ExitCode::from(if input_error { EXIT_INPUT } else { 0 });
     }
 
-    let style = Style { color: use_color(args.color), width: terminal_width() };
+    let style = Style {
+        color: use_color(args.color),
+        width: terminal_width(),
+    };
     let printed = print(&render::render(args.format, &reports, style));
     let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Error);
     if input_error {
         ExitCode::from(EXIT_INPUT)
     } else if printed != ExitCode::SUCCESS {
         printed
-    } else if reports.iter().flat_map(|r| &r.findings).any(|f| fail_on.fails(f.severity)) {
+    } else if reports
+        .iter()
+        .flat_map(|r| &r.findings)
+        .any(|f| fail_on.fails(f.severity))
+    {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -179,7 +212,9 @@ fn check(args: &CheckArgs) -> ExitCode {
 fn load_config(args: &CheckArgs) -> Result<Config, String> {
     match &args.config {
         Some(path) => Config::load(path).map_err(|e| e.to_string()),
-        None => Config::discover(&args.repo).map(|c| c.map(|(_, c)| c).unwrap_or_default()).map_err(|e| e.to_string()),
+        None => Config::discover(&args.repo)
+            .map(|c| c.map(|(_, c)| c).unwrap_or_default())
+            .map_err(|e| e.to_string()),
     }
 }
 
@@ -187,18 +222,29 @@ fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal(),
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
+        }
     }
 }
 
 fn terminal_width() -> usize {
-    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).unwrap_or(100)
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(100)
 }
 
 fn rules_table() -> String {
     let mut out = String::new();
     for r in RULES {
-        out.push_str(&format!("{}  {:<7}  {:<30}  {}\n", r.code, r.severity.as_str(), r.name, r.summary));
+        out.push_str(&format!(
+            "{}  {:<7}  {:<30}  {}\n",
+            r.code,
+            r.severity.as_str(),
+            r.name,
+            r.summary
+        ));
     }
     out
 }
@@ -221,10 +267,19 @@ pub fn rule_text(r: &Rule) -> String {
 
 /// Every rule's documentation as one markdown page (docs/rules.md).
 pub fn rules_markdown() -> String {
-    let mut out = String::from("# skillgate rules\n\nGenerated by `skillgate rules --markdown`; do not edit by hand.\n\n");
+    let mut out = String::from(
+        "# skillgate rules\n\nGenerated by `skillgate rules --markdown`; do not edit by hand.\n\n",
+    );
     out.push_str("| Code | Name | Severity | Summary |\n|---|---|---|---|\n");
     for r in RULES {
-        out.push_str(&format!("| [{0}](#{1}) | `{2}` | {3} | {4} |\n", r.code, r.code.to_lowercase(), r.name, r.severity, r.summary));
+        out.push_str(&format!(
+            "| [{0}](#{1}) | `{2}` | {3} | {4} |\n",
+            r.code,
+            r.code.to_lowercase(),
+            r.name,
+            r.severity,
+            r.summary
+        ));
     }
     for r in RULES {
         out.push_str(&format!(
@@ -253,4 +308,3 @@ fn fail(message: &str) -> ExitCode {
     eprintln!("error: {message}");
     ExitCode::from(EXIT_INPUT)
 }
-

@@ -130,8 +130,10 @@ pub enum ConfigError {
 impl Config {
     /// Read and validate a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| ConfigError::Io { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
         Config::parse(&text, path)
     }
 
@@ -143,7 +145,8 @@ impl Config {
             ConfigError::Invalid {
                 path: path.to_owned(),
                 line: u32::try_from(text[..offset].matches('\n').count() + 1).unwrap_or(u32::MAX),
-                column: u32::try_from(text[line_start..offset].chars().count() + 1).unwrap_or(u32::MAX),
+                column: u32::try_from(text[line_start..offset].chars().count() + 1)
+                    .unwrap_or(u32::MAX),
                 message: e.message().trim().to_owned(),
             }
         })

@@ -7,7 +7,7 @@
 pub mod config;
 pub mod finding;
 pub mod lint;
-pub mod skill;
 pub mod render;
+pub mod skill;
 
 pub mod cli;

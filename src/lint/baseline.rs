@@ -56,14 +56,20 @@ impl Baseline {
     /// A baseline accepting exactly `findings`.
     pub fn from_findings<'a>(findings: impl IntoIterator<Item = &'a Finding>) -> Baseline {
         let mut findings: Vec<Entry> = findings.into_iter().map(Entry::of).collect();
-        findings.sort_by(|a, b| (&a.path, &a.code, &a.message).cmp(&(&b.path, &b.code, &b.message)));
-        Baseline { schema: 1, findings }
+        findings
+            .sort_by(|a, b| (&a.path, &a.code, &a.message).cmp(&(&b.path, &b.code, &b.message)));
+        Baseline {
+            schema: 1,
+            findings,
+        }
     }
 
     /// Read a baseline file.
     pub fn load(path: &Path) -> Result<Baseline, BaselineError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| BaselineError::Io { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| BaselineError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
         serde_json::from_str(&text).map_err(|e| BaselineError::Invalid {
             path: path.to_owned(),
             line: e.line(),
@@ -76,7 +82,10 @@ impl Baseline {
     pub fn save(&self, path: &Path) -> Result<(), BaselineError> {
         let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
         text.push('\n');
-        std::fs::write(path, text).map_err(|source| BaselineError::Io { path: path.to_owned(), source })
+        std::fs::write(path, text).map_err(|source| BaselineError::Io {
+            path: path.to_owned(),
+            source,
+        })
     }
 
     /// Keep only findings the baseline does not account for. Each entry accounts for one

@@ -29,7 +29,10 @@ impl Example {
         };
         let mut files: Vec<(String, String)> = Vec::new();
         for line in rest.split_inclusive('\n') {
-            let marker = line.trim_end().strip_prefix("==> ").and_then(|l| l.strip_suffix(" <=="));
+            let marker = line
+                .trim_end()
+                .strip_prefix("==> ")
+                .and_then(|l| l.strip_suffix(" <=="));
             match (marker, files.last_mut()) {
                 (Some(path), _) => files.push((path.to_owned(), String::new())),
                 (None, Some((_, body))) => body.push_str(line),
@@ -47,7 +50,10 @@ impl Example {
 
     /// The example's `skillgate.toml`, if it has one.
     pub fn config(&self) -> Option<&str> {
-        self.files.iter().find(|(rel, _)| rel == crate::config::FILE_NAME).map(|(_, body)| body.as_str())
+        self.files
+            .iter()
+            .find(|(rel, _)| rel == crate::config::FILE_NAME)
+            .map(|(_, body)| body.as_str())
     }
 
     /// Write the example under `parent` (the repository root), returning the skill folder.
@@ -55,7 +61,11 @@ impl Example {
         let root = parent.join(&self.folder);
         std::fs::create_dir_all(&root)?;
         for (rel, body) in &self.files {
-            let path = if rel == crate::config::FILE_NAME { parent.join(rel) } else { root.join(rel) };
+            let path = if rel == crate::config::FILE_NAME {
+                parent.join(rel)
+            } else {
+                root.join(rel)
+            };
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
@@ -73,13 +83,22 @@ mod tests {
     fn single_file_is_the_manifest_named_after_the_skill() {
         let ex = Example::parse("---\nname: demo\n---\nbody\n");
         assert_eq!(ex.folder, "demo");
-        assert_eq!(ex.files, [("SKILL.md".to_owned(), "---\nname: demo\n---\nbody\n".to_owned())]);
+        assert_eq!(
+            ex.files,
+            [(
+                "SKILL.md".to_owned(),
+                "---\nname: demo\n---\nbody\n".to_owned()
+            )]
+        );
     }
 
     #[test]
     fn markers_split_files_and_folder_can_be_named() {
         let ex = Example::parse("@folder other\n==> SKILL.md <==\na\n==> references/r.md <==\nb\n");
         assert_eq!(ex.folder, "other");
-        assert_eq!(ex.files[1], ("references/r.md".to_owned(), "b\n".to_owned()));
+        assert_eq!(
+            ex.files[1],
+            ("references/r.md".to_owned(), "b\n".to_owned())
+        );
     }
 }

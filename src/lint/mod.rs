@@ -95,13 +95,18 @@ impl Rule {
 
 impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Rule").field("code", &self.code).field("name", &self.name).finish()
+        f.debug_struct("Rule")
+            .field("code", &self.code)
+            .field("name", &self.name)
+            .finish()
     }
 }
 
 /// Look a rule up by code (`SG201`) or name (`body-too-long`), case-insensitively.
 pub fn rule(key: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+    RULES
+        .iter()
+        .find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
 }
 
 /// What a rule may read.
@@ -120,11 +125,19 @@ pub struct Emitter {
 
 impl Emitter {
     fn new(rule: &'static Rule) -> Self {
-        Emitter { rule, findings: Vec::new() }
+        Emitter {
+            rule,
+            findings: Vec::new(),
+        }
     }
 
     /// Report a finding at `span` of `file`; set `help` and `related` on the returned value.
-    pub fn report(&mut self, file: &SourceFile, span: Range<usize>, message: impl Into<String>) -> &mut Finding {
+    pub fn report(
+        &mut self,
+        file: &SourceFile,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> &mut Finding {
         self.findings.push(Finding {
             code: self.rule.code,
             name: self.rule.name,
@@ -147,8 +160,16 @@ impl Finding {
     }
 
     /// Add a related location.
-    pub fn related(&mut self, file: &SourceFile, span: Range<usize>, message: impl Into<String>) -> &mut Finding {
-        self.related.push(Related { location: file.location(span), message: message.into() });
+    pub fn related(
+        &mut self,
+        file: &SourceFile,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> &mut Finding {
+        self.related.push(Related {
+            location: file.location(span),
+            message: message.into(),
+        });
         self
     }
 }
@@ -165,8 +186,12 @@ pub struct Selection {
 impl Selection {
     /// Whether the rule with `code` runs.
     pub fn enabled(&self, code: &str) -> bool {
-        let matches = |pat: &String| code.to_ascii_uppercase().starts_with(&pat.to_ascii_uppercase());
-        (self.select.is_empty() || self.select.iter().any(matches)) && !self.ignore.iter().any(matches)
+        let matches = |pat: &String| {
+            code.to_ascii_uppercase()
+                .starts_with(&pat.to_ascii_uppercase())
+        };
+        (self.select.is_empty() || self.select.iter().any(matches))
+            && !self.ignore.iter().any(matches)
     }
 
     /// Every selector that matches no rule code, for a usage error.
@@ -174,7 +199,13 @@ impl Selection {
         self.select
             .iter()
             .chain(&self.ignore)
-            .filter(|p| !RULES.iter().any(|r| r.code.to_ascii_uppercase().starts_with(&p.to_ascii_uppercase())))
+            .filter(|p| {
+                !RULES.iter().any(|r| {
+                    r.code
+                        .to_ascii_uppercase()
+                        .starts_with(&p.to_ascii_uppercase())
+                })
+            })
             .map(String::as_str)
             .collect()
     }
@@ -197,8 +228,12 @@ pub fn check(skill: &Skill, config: &Config, selection: &Selection) -> Vec<Findi
     }
     let mut findings = suppress::apply(skill, findings);
     findings.sort_by(|a, b| {
-        (&a.location.path, a.location.line, a.location.column, a.code)
-            .cmp(&(&b.location.path, b.location.line, b.location.column, b.code))
+        (&a.location.path, a.location.line, a.location.column, a.code).cmp(&(
+            &b.location.path,
+            b.location.line,
+            b.location.column,
+            b.code,
+        ))
     });
     findings
 }

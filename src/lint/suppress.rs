@@ -50,7 +50,10 @@ impl Suppression<'_> {
     fn covers(&self, finding: &Finding) -> bool {
         self.reason.is_some()
             && finding.location.path == self.file.path
-            && self.codes.iter().any(|c| finding.code.starts_with(c.as_str()))
+            && self
+                .codes
+                .iter()
+                .any(|c| finding.code.starts_with(c.as_str()))
             && match self.scope {
                 Scope::File => true,
                 Scope::Lines(first, last) => (first..=last).contains(&finding.location.line),
@@ -59,8 +62,10 @@ impl Suppression<'_> {
 }
 
 static COMMENT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?s)^<!--\s*skillgate-ignore(-file)?(?:\s+([A-Za-z0-9_,\s]*?))?\s*(?::\s*(.*?))?\s*-->")
-        .expect("valid regex")
+    Regex::new(
+        r"(?s)^<!--\s*skillgate-ignore(-file)?(?:\s+([A-Za-z0-9_,\s]*?))?\s*(?::\s*(.*?))?\s*-->",
+    )
+    .expect("valid regex")
 });
 
 /// Every suppression comment in the SKILL.md and in the skill's markdown files.
@@ -78,7 +83,9 @@ pub fn comments(skill: &Skill) -> Vec<Suppression<'_>> {
 fn collect<'a>(file: &'a SourceFile, doc: &Document, out: &mut Vec<Suppression<'a>>) {
     for span in &doc.comments {
         let text = &file.text[span.clone()];
-        let Some(caps) = COMMENT.captures(text.trim_start()) else { continue };
+        let Some(caps) = COMMENT.captures(text.trim_start()) else {
+            continue;
+        };
         let codes = caps
             .get(2)
             .map(|m| m.as_str())
@@ -87,9 +94,22 @@ fn collect<'a>(file: &'a SourceFile, doc: &Document, out: &mut Vec<Suppression<'
             .filter(|c| !c.is_empty())
             .map(str::to_ascii_uppercase)
             .collect();
-        let reason = caps.get(3).map(|m| m.as_str().trim().to_owned()).filter(|r| !r.is_empty());
-        let scope = if caps.get(1).is_some() { Scope::File } else { line_scope(file, span) };
-        out.push(Suppression { file, span: span.clone(), codes, reason, scope });
+        let reason = caps
+            .get(3)
+            .map(|m| m.as_str().trim().to_owned())
+            .filter(|r| !r.is_empty());
+        let scope = if caps.get(1).is_some() {
+            Scope::File
+        } else {
+            line_scope(file, span)
+        };
+        out.push(Suppression {
+            file,
+            span: span.clone(),
+            codes,
+            reason,
+            scope,
+        });
     }
 }
 

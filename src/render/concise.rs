@@ -8,7 +8,15 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
     let mut out = String::new();
     for f in reports.iter().flat_map(|r| &r.findings) {
         let l = &f.location;
-        let _ = writeln!(out, "{}:{}:{}: {} {}", display(&l.path), l.line, l.column, f.code, f.message);
+        let _ = writeln!(
+            out,
+            "{}:{}:{}: {} {}",
+            display(&l.path),
+            l.line,
+            l.column,
+            f.code,
+            f.message
+        );
     }
     out
 }

@@ -14,12 +14,26 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
             Severity::Info => "notice",
         };
         let l = &f.location;
-        let mut props = format!("file={},line={},endLine={}", property(&display(&l.path)), l.line, l.end_line);
+        let mut props = format!(
+            "file={},line={},endLine={}",
+            property(&display(&l.path)),
+            l.line,
+            l.end_line
+        );
         // Columns are only meaningful to GitHub when the annotation stays on one line.
         if l.line == l.end_line {
-            let _ = write!(props, ",col={},endColumn={}", l.column, l.end_column.max(l.column));
+            let _ = write!(
+                props,
+                ",col={},endColumn={}",
+                l.column,
+                l.end_column.max(l.column)
+            );
         }
-        let _ = write!(props, ",title={}", property(&format!("{} {}", f.code, f.name)));
+        let _ = write!(
+            props,
+            ",title={}",
+            property(&format!("{} {}", f.code, f.name))
+        );
         let mut message = f.message.clone();
         if let Some(help) = &f.help {
             let _ = write!(message, "\nhelp: {help}");
@@ -31,7 +45,9 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
 
 /// Escape a command's message.
 fn data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escape a command property's value.

@@ -4,16 +4,22 @@
 use std::fmt::{self, Write};
 
 use miette::{
-    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
-    SourceCode, SourceSpan, SpanContents,
+    Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError,
+    MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 
 use super::{Report, Style, display, plural};
 use crate::finding::{Finding, Severity};
 
 pub(super) fn render(reports: &[Report<'_>], style: Style) -> String {
-    let theme = if style.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(style.width).with_links(false);
+    let theme = if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false);
     let mut out = String::new();
     for report in reports {
         for finding in &report.findings {
@@ -50,14 +56,26 @@ fn write_sections(out: &mut String, report: &Report<'_>) {
     }
     let _ = writeln!(out, "  tokens  share  section");
     for section in &s.sections {
-        let share = if s.tokens == 0 { 0.0 } else { section.tokens as f64 * 100.0 / s.tokens as f64 };
+        let share = if s.tokens == 0 {
+            0.0
+        } else {
+            section.tokens as f64 * 100.0 / s.tokens as f64
+        };
         let indent = "  ".repeat(usize::from(section.level.saturating_sub(1)));
         let title = if section.level == 0 {
             "(before the first heading)".to_owned()
         } else {
-            format!("{} {}", "#".repeat(usize::from(section.level)), section.title)
+            format!(
+                "{} {}",
+                "#".repeat(usize::from(section.level)),
+                section.title
+            )
         };
-        let _ = writeln!(out, "  {:>6}  {:>4.0}%  {indent}{title}", section.tokens, share);
+        let _ = writeln!(
+            out,
+            "  {:>6}  {:>4.0}%  {indent}{title}",
+            section.tokens, share
+        );
     }
     out.push('\n');
 }
@@ -95,7 +113,9 @@ struct FindingDiagnostic<'a> {
 
 impl fmt::Debug for FindingDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("FindingDiagnostic").field(&self.finding.code).finish()
+        f.debug_tuple("FindingDiagnostic")
+            .field(&self.finding.code)
+            .finish()
     }
 }
 
@@ -109,7 +129,10 @@ impl std::error::Error for FindingDiagnostic<'_> {}
 
 impl Diagnostic for FindingDiagnostic<'_> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new(format!("{}({})", self.finding.code, self.finding.name)))
+        Some(Box::new(format!(
+            "{}({})",
+            self.finding.code, self.finding.name
+        )))
     }
 
     fn severity(&self) -> Option<miette::Severity> {
@@ -121,7 +144,10 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.finding.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.finding
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -132,7 +158,10 @@ impl Diagnostic for FindingDiagnostic<'_> {
         self.source.as_ref()?;
         let span = &self.finding.location.span;
         let len = span.end.saturating_sub(span.start);
-        let main = LabeledSpan::new_primary_with_span(Some(self.finding.code.to_owned()), (span.start, len));
+        let main = LabeledSpan::new_primary_with_span(
+            Some(self.finding.code.to_owned()),
+            (span.start, len),
+        );
         let related = self
             .finding
             .related
@@ -140,7 +169,10 @@ impl Diagnostic for FindingDiagnostic<'_> {
             .filter(|r| r.location.path == self.finding.location.path)
             .map(|r| {
                 let s = &r.location.span;
-                LabeledSpan::new_with_span(Some(r.message.clone()), (s.start, s.end.saturating_sub(s.start)))
+                LabeledSpan::new_with_span(
+                    Some(r.message.clone()),
+                    (s.start, s.end.saturating_sub(s.start)),
+                )
             });
         Some(Box::new(std::iter::once(main).chain(related)))
     }

@@ -54,7 +54,11 @@ impl<'a> From<&'a Finding> for JsonFinding<'a> {
             related: f
                 .related
                 .iter()
-                .map(|r| JsonRelated { path: display(&r.location.path), line: r.location.line, message: &r.message })
+                .map(|r| JsonRelated {
+                    path: display(&r.location.path),
+                    line: r.location.line,
+                    message: &r.message,
+                })
                 .collect(),
         }
     }

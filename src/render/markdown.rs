@@ -36,15 +36,31 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
                     let _ = write!(text, "<br>*{}*", cell(help));
                 }
                 let l = &f.location;
-                let _ = writeln!(out, "| {icon} | `{}` {} | `{}:{}` | {text} |", f.code, f.name, cell(&display(&l.path)), l.line);
+                let _ = writeln!(
+                    out,
+                    "| {icon} | `{}` {} | `{}:{}` | {text} |",
+                    f.code,
+                    f.name,
+                    cell(&display(&l.path)),
+                    l.line
+                );
             }
             out.push('\n');
         }
         if !s.sections.is_empty() {
             out.push_str("<details><summary>Tokens per section</summary>\n\n| Section | Tokens |\n|---|---:|\n");
             for section in &s.sections {
-                let title = if section.level == 0 { "(before the first heading)".to_owned() } else { cell(&section.title) };
-                let _ = writeln!(out, "| {}{title} | {} |", "&nbsp;&nbsp;".repeat(usize::from(section.level.saturating_sub(1))), section.tokens);
+                let title = if section.level == 0 {
+                    "(before the first heading)".to_owned()
+                } else {
+                    cell(&section.title)
+                };
+                let _ = writeln!(
+                    out,
+                    "| {}{title} | {} |",
+                    "&nbsp;&nbsp;".repeat(usize::from(section.level.saturating_sub(1))),
+                    section.tokens
+                );
             }
             out.push_str("\n</details>\n\n");
         }
@@ -54,5 +70,8 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
 
 /// Text made safe for a table cell.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('|', "\\|")
+        .replace('\n', " ")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }

@@ -141,5 +141,9 @@ pub fn display(path: &Path) -> String {
 
 /// "1 error, 2 warnings" style counts.
 fn plural(n: usize, word: &str) -> String {
-    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

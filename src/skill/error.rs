@@ -58,7 +58,9 @@ pub enum LoadError {
         column: u32,
     },
     /// The file does not start with a `---` line.
-    #[error("{path}:1:1: missing frontmatter: a SKILL.md starts with a `---` line, YAML, and a closing `---` line")]
+    #[error(
+        "{path}:1:1: missing frontmatter: a SKILL.md starts with a `---` line, YAML, and a closing `---` line"
+    )]
     MissingFrontmatter {
         /// The file.
         path: PathBuf,

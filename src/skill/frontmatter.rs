@@ -10,8 +10,14 @@ use super::error::LoadError;
 use super::source::SourceFile;
 
 /// The keys the Agent Skills specification defines.
-pub const SPEC_KEYS: &[&str] =
-    &["name", "description", "license", "allowed-tools", "metadata", "compatibility"];
+pub const SPEC_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "allowed-tools",
+    "metadata",
+    "compatibility",
+];
 
 /// A top-level frontmatter key with its value and the span of its line.
 #[derive(Debug, Clone)]
@@ -61,9 +67,15 @@ pub struct Frontmatter {
 /// Split `file` into frontmatter and the byte offset where the body starts, and type it.
 pub fn parse(file: &SourceFile) -> Result<(Frontmatter, usize), LoadError> {
     let text = &file.text;
-    let bom = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+    let bom = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
     let mut lines = LineIter { text, pos: bom };
-    let missing = || LoadError::MissingFrontmatter { path: file.path.clone() };
+    let missing = || LoadError::MissingFrontmatter {
+        path: file.path.clone(),
+    };
     let first = lines.next().ok_or_else(missing)?;
     if text[first.clone()].trim_end() != "---" {
         return Err(missing());
@@ -71,7 +83,9 @@ pub fn parse(file: &SourceFile) -> Result<(Frontmatter, usize), LoadError> {
     let yaml_start = lines.pos;
     let close = lines
         .find(|l| matches!(text[l.clone()].trim_end(), "---" | "..."))
-        .ok_or_else(|| LoadError::UnclosedFrontmatter { path: file.path.clone() })?;
+        .ok_or_else(|| LoadError::UnclosedFrontmatter {
+            path: file.path.clone(),
+        })?;
     let yaml = &text[yaml_start..close.start];
     let body_start = lines.pos;
 
@@ -89,7 +103,10 @@ pub fn parse(file: &SourceFile) -> Result<(Frontmatter, usize), LoadError> {
             });
         }
     };
-    let mut fm = Frontmatter { range: bom..body_start, ..Frontmatter::default() };
+    let mut fm = Frontmatter {
+        range: bom..body_start,
+        ..Frontmatter::default()
+    };
     let key_lines = top_level_key_lines(text, yaml_start..close.start);
     for (key, value) in mapping {
         let key = match key {
@@ -108,14 +125,22 @@ pub fn parse(file: &SourceFile) -> Result<(Frontmatter, usize), LoadError> {
 impl Frontmatter {
     fn insert(&mut self, key: String, value: Value, span: Range<usize>) {
         let mismatch = |fm: &mut Self, key: String, expected| {
-            fm.mismatches.push(TypeMismatch { key, expected, span: span.clone() });
+            fm.mismatches.push(TypeMismatch {
+                key,
+                expected,
+                span: span.clone(),
+            });
         };
         match key.as_str() {
             "name" | "description" | "license" | "compatibility" => {
                 let Some(s) = scalar_string(&value) else {
                     return mismatch(self, key, "a string");
                 };
-                let field = Some(Field { key: key.clone(), value: s, span: span.clone() });
+                let field = Some(Field {
+                    key: key.clone(),
+                    value: s,
+                    span: span.clone(),
+                });
                 match key.as_str() {
                     "name" => self.name = field,
                     "description" => self.description = field,
@@ -146,7 +171,9 @@ impl Frontmatter {
 /// Parse YAML, mapping the parser's error position into the file.
 fn parse_yaml(file: &SourceFile, yaml: &str, offset: usize) -> Result<Value, LoadError> {
     serde_norway::from_str::<Value>(yaml).map_err(|e| {
-        let at = e.location().map_or(offset, |loc| offset + loc.index().min(yaml.len()));
+        let at = e
+            .location()
+            .map_or(offset, |loc| offset + loc.index().min(yaml.len()));
         let (line, column) = file.line_column(at);
         LoadError::InvalidYaml {
             path: file.path.clone(),
@@ -187,8 +214,10 @@ fn yaml_scalar_text(value: &Value) -> String {
 /// Lines that start a top-level key (`key:` at column 0), with the key text.
 fn top_level_key_lines(text: &str, range: Range<usize>) -> Vec<(String, Range<usize>)> {
     let mut out = Vec::new();
-    let mut lines = LineIter { text, pos: range.start };
-    while let Some(line) = lines.next() {
+    for line in (LineIter {
+        text,
+        pos: range.start,
+    }) {
         if line.start >= range.end {
             break;
         }
@@ -220,19 +249,26 @@ impl Iterator for LineIter<'_> {
             return None;
         }
         let start = self.pos;
-        let end = self.text[start..].find('\n').map_or(self.text.len(), |i| start + i);
+        let end = self.text[start..]
+            .find('\n')
+            .map_or(self.text.len(), |i| start + i);
         self.pos = (end + 1).min(self.text.len()).max(end);
         if end == self.text.len() {
             self.pos = self.text.len();
         }
-        let trimmed = if self.text[start..end].ends_with('\r') { end - 1 } else { end };
+        let trimmed = if self.text[start..end].ends_with('\r') {
+            end - 1
+        } else {
+            end
+        };
         Some(start..trimmed)
     }
 }
 
 /// Whether a file name is spelled like a skill manifest in any case (`SKILL.md`, `skill.md`).
 pub fn is_manifest_name(name: &Path) -> bool {
-    name.to_str().is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
+    name.to_str()
+        .is_some_and(|n| n.eq_ignore_ascii_case("skill.md"))
 }
 
 #[cfg(test)]
@@ -245,10 +281,15 @@ mod tests {
 
     #[test]
     fn typed_fields_and_unknown_keys() {
-        let f = file("---\nname: demo\ndescription: Does x. Use when y.\nallowed-tools: Read Bash\nversion: 2\n---\n# Body\n");
+        let f = file(
+            "---\nname: demo\ndescription: Does x. Use when y.\nallowed-tools: Read Bash\nversion: 2\n---\n# Body\n",
+        );
         let (fm, body) = parse(&f).expect("valid");
         assert_eq!(fm.name.as_ref().map(|n| n.value.as_str()), Some("demo"));
-        assert_eq!(fm.allowed_tools.map(|t| t.value), Some(vec!["Read".into(), "Bash".into()]));
+        assert_eq!(
+            fm.allowed_tools.map(|t| t.value),
+            Some(vec!["Read".into(), "Bash".into()])
+        );
         assert_eq!(fm.extra[0].key, "version");
         assert_eq!(f.line_column(fm.extra[0].span.start), (5, 1));
         assert_eq!(&f.text[body..], "# Body\n");
@@ -271,12 +312,21 @@ mod tests {
             yaml.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
         }
         yaml.push_str("---\n");
-        assert!(matches!(parse(&file(&yaml)), Err(LoadError::InvalidYaml { .. })));
+        assert!(matches!(
+            parse(&file(&yaml)),
+            Err(LoadError::InvalidYaml { .. })
+        ));
     }
 
     #[test]
     fn missing_and_unclosed() {
-        assert!(matches!(parse(&file("# no\n")), Err(LoadError::MissingFrontmatter { .. })));
-        assert!(matches!(parse(&file("---\nname: x\n")), Err(LoadError::UnclosedFrontmatter { .. })));
+        assert!(matches!(
+            parse(&file("# no\n")),
+            Err(LoadError::MissingFrontmatter { .. })
+        ));
+        assert!(matches!(
+            parse(&file("---\nname: x\n")),
+            Err(LoadError::UnclosedFrontmatter { .. })
+        ));
     }
 }

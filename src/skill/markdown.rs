@@ -82,15 +82,21 @@ pub struct Link {
     pub image: bool,
 }
 
+/// A code block being read: language, fenced, start offset, content range so far.
+type OpenCode = (Option<String>, bool, usize, Option<Range<usize>>);
+
 impl Document {
     /// Parse `text[range]` as markdown. `text` is the whole file so spans are file offsets.
     pub fn parse(text: &str, range: Range<usize>) -> Self {
         let base = range.start;
         let body = &text[range.clone()];
-        let mut doc = Document { range: range.clone(), ..Document::default() };
+        let mut doc = Document {
+            range: range.clone(),
+            ..Document::default()
+        };
         let mut html_blocks = Vec::new();
         let mut heading: Option<(u8, usize, String)> = None;
-        let mut code: Option<(Option<String>, bool, usize, Option<Range<usize>>)> = None;
+        let mut code: Option<OpenCode> = None;
 
         let options = Options::ENABLE_TABLES
             | Options::ENABLE_STRIKETHROUGH
@@ -139,17 +145,23 @@ impl Document {
                     doc.inline_code.push(span);
                 }
                 Event::Start(Tag::Link { dest_url, .. }) => {
-                    doc.links.push(Link { dest: dest_url.into_string(), range: span, image: false });
+                    doc.links.push(Link {
+                        dest: dest_url.into_string(),
+                        range: span,
+                        image: false,
+                    });
                 }
                 Event::Start(Tag::Image { dest_url, .. }) => {
-                    doc.links.push(Link { dest: dest_url.into_string(), range: span, image: true });
+                    doc.links.push(Link {
+                        dest: dest_url.into_string(),
+                        range: span,
+                        image: true,
+                    });
                 }
                 Event::Start(Tag::Item) => doc.list_items.push(span),
                 Event::Start(Tag::HtmlBlock) => html_blocks.push(span),
-                Event::Html(t) | Event::InlineHtml(t) => {
-                    if t.trim_start().starts_with("<!--") {
-                        doc.comments.push(span);
-                    }
+                Event::Html(t) | Event::InlineHtml(t) if t.trim_start().starts_with("<!--") => {
+                    doc.comments.push(span);
                 }
                 _ => {}
             }
@@ -190,7 +202,10 @@ impl Document {
                 tokens: 0,
             });
         }
-        let parent = self.sections.iter().rposition(|s| s.level < level && s.level > 0);
+        let parent = self
+            .sections
+            .iter()
+            .rposition(|s| s.level < level && s.level > 0);
         self.sections.push(Section {
             level,
             title,
@@ -213,7 +228,15 @@ impl Document {
         let lines = code.lines().count();
         let closed = !fenced || has_closing_fence(&text[range.clone()]);
         let tokens = tokens::count(&text[range.clone()]);
-        self.code_blocks.push(CodeBlock { lang, range, content, lines, tokens, fenced, closed });
+        self.code_blocks.push(CodeBlock {
+            lang,
+            range,
+            content,
+            lines,
+            tokens,
+            fenced,
+            closed,
+        });
     }
 
     /// Give every section the text up to the next heading and count its tokens. Drops an
@@ -240,7 +263,11 @@ impl Document {
             section.range.end = end;
             section.tokens = tokens::count(&text[section.range.clone()]);
         }
-        if self.sections.first().is_some_and(|s| s.level == 0 && text[s.range.clone()].trim().is_empty()) {
+        if self
+            .sections
+            .first()
+            .is_some_and(|s| s.level == 0 && text[s.range.clone()].trim().is_empty())
+        {
             self.sections.remove(0);
             for s in &mut self.sections {
                 s.parent = s.parent.and_then(|p| p.checked_sub(1));
@@ -252,11 +279,19 @@ impl Document {
         let mut start = self.range.start;
         let body_end = self.range.end;
         while start < body_end {
-            let end = text[start..body_end].find('\n').map_or(body_end, |i| start + i);
-            let line = start..text[start..end].strip_suffix('\r').map_or(end, |l| start + l.len());
-            let skipped = self.code_blocks.iter().map(|b| &b.range).chain(html_blocks).any(|r| {
-                r.start <= line.start && line.start < r.end.max(r.start + 1)
-            });
+            let end = text[start..body_end]
+                .find('\n')
+                .map_or(body_end, |i| start + i);
+            let line = start
+                ..text[start..end]
+                    .strip_suffix('\r')
+                    .map_or(end, |l| start + l.len());
+            let skipped = self
+                .code_blocks
+                .iter()
+                .map(|b| &b.range)
+                .chain(html_blocks)
+                .any(|r| r.start <= line.start && line.start < r.end.max(r.start + 1));
             if !skipped && !text[line.clone()].trim().is_empty() {
                 self.prose_lines.push(line);
             }
@@ -268,10 +303,14 @@ impl Document {
 /// Whether a fenced block's source ends with a fence that closes its opening fence.
 fn has_closing_fence(block: &str) -> bool {
     let mut lines = block.trim_end_matches(['\n', '\r']).lines();
-    let Some(open) = lines.next().map(str::trim_start) else { return false };
+    let Some(open) = lines.next().map(str::trim_start) else {
+        return false;
+    };
     let fence_char = open.chars().next().unwrap_or('`');
     let fence_len = open.chars().take_while(|&c| c == fence_char).count();
-    let Some(last) = lines.last().map(str::trim) else { return false };
+    let Some(last) = lines.last().map(str::trim) else {
+        return false;
+    };
     last.chars().all(|c| c == fence_char) && last.chars().count() >= fence_len
 }
 
@@ -287,8 +326,20 @@ mod tests {
     fn sections_form_a_tree_and_own_text_up_to_the_next_heading() {
         let text = "intro\n\n# A\n\none\n\n## B\n\ntwo\n\n# C\n";
         let doc = parse(text);
-        let titles: Vec<_> = doc.sections.iter().map(|s| (s.level, s.title.as_str(), s.parent)).collect();
-        assert_eq!(titles, [(0, "", None), (1, "A", None), (2, "B", Some(1)), (1, "C", None)]);
+        let titles: Vec<_> = doc
+            .sections
+            .iter()
+            .map(|s| (s.level, s.title.as_str(), s.parent))
+            .collect();
+        assert_eq!(
+            titles,
+            [
+                (0, "", None),
+                (1, "A", None),
+                (2, "B", Some(1)),
+                (1, "C", None)
+            ]
+        );
         assert_eq!(&text[doc.sections[2].range.clone()], "## B\n\ntwo\n\n");
     }
 

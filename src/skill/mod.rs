@@ -93,7 +93,11 @@ impl Skill {
 
     /// The manifest's file name as found (`SKILL.md`, or a misspelling such as `skill.md`).
     pub fn manifest_name(&self) -> &str {
-        self.source.path.file_name().and_then(|n| n.to_str()).unwrap_or("SKILL.md")
+        self.source
+            .path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("SKILL.md")
     }
 
     /// The skill folder's own name.
@@ -108,7 +112,10 @@ impl Skill {
 
     /// A file of the folder by its relative path.
     pub fn file(&self, rel: &str) -> Option<&SkillFile> {
-        self.files.binary_search_by(|f| f.rel.as_str().cmp(rel)).ok().map(|i| &self.files[i])
+        self.files
+            .binary_search_by(|f| f.rel.as_str().cmp(rel))
+            .ok()
+            .map(|i| &self.files[i])
     }
 
     /// Whether a relative path names a folder that holds files of the skill.
@@ -119,21 +126,36 @@ impl Skill {
 
     /// Walk the skill folder breadth-first, reading text files and parsing markdown ones.
     fn enumerate(&mut self) -> Result<(), LoadError> {
-        let root = if self.root.as_os_str().is_empty() { PathBuf::from(".") } else { self.root.clone() };
+        let root = if self.root.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            self.root.clone()
+        };
         let canonical_root = root.canonicalize().map_err(|source| LoadError::Io {
             path: self.root.clone(),
             source,
         })?;
-        self.folder_name = canonical_root.file_name().and_then(|n| n.to_str()).map(str::to_owned);
+        self.folder_name = canonical_root
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_owned);
         let manifest_name = self.source.path.file_name().map(ToOwned::to_owned);
         let mut queue = vec![(root, String::new(), 0usize)];
         let mut seen = 0usize;
         while let Some((dir, rel_dir, depth)) = queue.pop() {
-            let entries = fs::read_dir(&dir).map_err(|source| LoadError::Io { path: dir.clone(), source })?;
+            let entries = fs::read_dir(&dir).map_err(|source| LoadError::Io {
+                path: dir.clone(),
+                source,
+            })?;
             for entry in entries {
-                let entry = entry.map_err(|source| LoadError::Io { path: dir.clone(), source })?;
+                let entry = entry.map_err(|source| LoadError::Io {
+                    path: dir.clone(),
+                    source,
+                })?;
                 let name = entry.file_name();
-                let Some(name_str) = name.to_str() else { continue };
+                let Some(name_str) = name.to_str() else {
+                    continue;
+                };
                 if name_str == ".git" || (depth == 0 && Some(&name) == manifest_name.as_ref()) {
                     continue;
                 }
@@ -143,11 +165,21 @@ impl Skill {
                     break;
                 }
                 let path = entry.path();
-                let rel = if rel_dir.is_empty() { name_str.to_owned() } else { format!("{rel_dir}/{name_str}") };
-                let meta = fs::symlink_metadata(&path).map_err(|source| LoadError::Io { path: path.clone(), source })?;
+                let rel = if rel_dir.is_empty() {
+                    name_str.to_owned()
+                } else {
+                    format!("{rel_dir}/{name_str}")
+                };
+                let meta = fs::symlink_metadata(&path).map_err(|source| LoadError::Io {
+                    path: path.clone(),
+                    source,
+                })?;
                 let meta = if meta.file_type().is_symlink() {
                     let target = resolve_symlink(&path, &canonical_root)?;
-                    fs::metadata(&target).map_err(|source| LoadError::Io { path: path.clone(), source })?
+                    fs::metadata(&target).map_err(|source| LoadError::Io {
+                        path: path.clone(),
+                        source,
+                    })?
                 } else {
                     meta
                 };
@@ -170,24 +202,38 @@ impl Skill {
 /// Find the skill folder and its manifest from a user-given path.
 fn locate(path: &Path) -> Result<(PathBuf, PathBuf), LoadError> {
     let meta = fs::metadata(path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => LoadError::NotFound { path: path.to_owned() },
-        _ => LoadError::Io { path: path.to_owned(), source },
+        std::io::ErrorKind::NotFound => LoadError::NotFound {
+            path: path.to_owned(),
+        },
+        _ => LoadError::Io {
+            path: path.to_owned(),
+            source,
+        },
     })?;
     if meta.is_dir() {
         let exact = path.join("SKILL.md");
         if exact.is_file() {
             return Ok((path.to_owned(), exact));
         }
-        let entries = fs::read_dir(path).map_err(|source| LoadError::Io { path: path.to_owned(), source })?;
+        let entries = fs::read_dir(path).map_err(|source| LoadError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
         let mut names: Vec<PathBuf> = entries
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.is_file() && p.file_name().is_some_and(|n| frontmatter::is_manifest_name(Path::new(n))))
+            .filter(|p| {
+                p.is_file()
+                    && p.file_name()
+                        .is_some_and(|n| frontmatter::is_manifest_name(Path::new(n)))
+            })
             .collect();
         names.sort();
         return match names.into_iter().next() {
             Some(manifest) => Ok((path.to_owned(), manifest)),
-            None => Err(LoadError::NoSkillFile { path: path.to_owned() }),
+            None => Err(LoadError::NoSkillFile {
+                path: path.to_owned(),
+            }),
         };
     }
     let root = path.parent().map(Path::to_owned).unwrap_or_default();
@@ -196,36 +242,59 @@ fn locate(path: &Path) -> Result<(PathBuf, PathBuf), LoadError> {
 
 /// Read a whole text file, refusing what a SKILL.md cannot be.
 fn read_text(path: &Path) -> Result<String, LoadError> {
-    let io = |source| LoadError::Io { path: path.to_owned(), source };
+    let io = |source| LoadError::Io {
+        path: path.to_owned(),
+        source,
+    };
     let file = fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
     if size > MAX_FILE_BYTES {
-        return Err(LoadError::TooLarge { path: path.to_owned(), size, limit: MAX_FILE_BYTES });
+        return Err(LoadError::TooLarge {
+            path: path.to_owned(),
+            size,
+            limit: MAX_FILE_BYTES,
+        });
     }
     let mut bytes = Vec::with_capacity(size as usize);
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io)?;
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(LoadError::Empty { path: path.to_owned() });
+        return Err(LoadError::Empty {
+            path: path.to_owned(),
+        });
     }
     if bytes.contains(&0) {
-        return Err(LoadError::Binary { path: path.to_owned() });
+        return Err(LoadError::Binary {
+            path: path.to_owned(),
+        });
     }
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let text = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
         let probe = SourceFile::new(path.to_owned(), text);
         let (line, column) = probe.line_column(valid);
-        LoadError::NotUtf8 { path: path.to_owned(), line, column }
+        LoadError::NotUtf8 {
+            path: path.to_owned(),
+            line,
+            column,
+        }
     })
 }
 
 /// Resolve a symlink and refuse it when it leaves the skill folder.
 fn resolve_symlink(link: &Path, root: &Path) -> Result<PathBuf, LoadError> {
-    let target = fs::canonicalize(link).map_err(|source| LoadError::Io { path: link.to_owned(), source })?;
+    let target = fs::canonicalize(link).map_err(|source| LoadError::Io {
+        path: link.to_owned(),
+        source,
+    })?;
     if target.starts_with(root) {
         Ok(target)
     } else {
-        Err(LoadError::SymlinkOutside { path: link.to_owned(), target })
+        Err(LoadError::SymlinkOutside {
+            path: link.to_owned(),
+            target,
+        })
     }
 }
 
@@ -244,8 +313,17 @@ fn read_skill_file(path: PathBuf, rel: String, size: u64) -> SkillFile {
         .and_then(|b| String::from_utf8(b).ok());
     let source = text.map(|t| SourceFile::new(path, t));
     let is_markdown = rel.ends_with(".md") || rel.ends_with(".markdown");
-    let doc = source.as_ref().filter(|_| is_markdown).map(|s| Document::parse(&s.text, 0..s.text.len()));
-    SkillFile { rel, kind, size, source, doc }
+    let doc = source
+        .as_ref()
+        .filter(|_| is_markdown)
+        .map(|s| Document::parse(&s.text, 0..s.text.len()));
+    SkillFile {
+        rel,
+        kind,
+        size,
+        source,
+        doc,
+    }
 }
 
 /// Normalise a relative path inside the skill (`a/./b/../c` -> `a/c`); `None` when it climbs
@@ -271,8 +349,14 @@ mod tests {
 
     #[test]
     fn relative_paths_normalise_and_never_climb_out() {
-        assert_eq!(normalize_rel("", "references/./a.md").as_deref(), Some("references/a.md"));
-        assert_eq!(normalize_rel("references", "../scripts/x.py").as_deref(), Some("scripts/x.py"));
+        assert_eq!(
+            normalize_rel("", "references/./a.md").as_deref(),
+            Some("references/a.md")
+        );
+        assert_eq!(
+            normalize_rel("references", "../scripts/x.py").as_deref(),
+            Some("scripts/x.py")
+        );
         assert_eq!(normalize_rel("", "../outside.md"), None);
     }
 }

@@ -21,7 +21,11 @@ impl SourceFile {
         let line_starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
-        Self { path, text, line_starts }
+        Self {
+            path,
+            text,
+            line_starts,
+        }
     }
 
     /// The path as shown to users.
@@ -50,7 +54,11 @@ impl SourceFile {
             .line_starts
             .get(index + 1)
             .map_or(self.text.len(), |&next| next - 1);
-        let end = if self.text[start..end].ends_with('\r') { end - 1 } else { end };
+        let end = if self.text[start..end].ends_with('\r') {
+            end - 1
+        } else {
+            end
+        };
         start..end
     }
 
@@ -66,7 +74,14 @@ impl SourceFile {
     pub fn location(&self, span: Range<usize>) -> Location {
         let (line, column) = self.line_column(span.start);
         let (end_line, end_column) = self.line_column(span.end.max(span.start));
-        Location { path: self.path.clone(), line, column, end_line, end_column, span }
+        Location {
+            path: self.path.clone(),
+            line,
+            column,
+            end_line,
+            end_column,
+            span,
+        }
     }
 
     /// The location of a whole 1-based line.

@@ -7,12 +7,23 @@ const NOISY: &str = "As of 2024 the latest version is fine.\nNever guess.\n";
 #[test]
 fn exit_codes_follow_fail_on() {
     let dir = tree(&[("s/SKILL.md", &manifest("s", NOISY))]);
-    let check = |level: &str| run_in(dir.path(), &["check", "s", "--format", "concise", "--fail-on", level]).0;
+    let check = |level: &str| {
+        run_in(
+            dir.path(),
+            &["check", "s", "--format", "concise", "--fail-on", level],
+        )
+        .0
+    };
     assert_eq!(check("error"), 0, "only warnings");
     assert_eq!(check("warning"), 1);
     assert_eq!(check("info"), 1);
     assert_eq!(check("never"), 0);
-    let (code, _, _) = run(&["check", "skills/react-upgrade", "--repo", "fixtures/repos/webapp"]);
+    let (code, _, _) = run(&[
+        "check",
+        "skills/react-upgrade",
+        "--repo",
+        "fixtures/repos/webapp",
+    ]);
     assert_eq!(code, 1, "the bad example has error-level findings");
     let (code, stdout, _) = run(&["check", "skills/release-notes", "--fail-on", "info"]);
     assert_eq!(code, 0, "the good example is clean: {stdout}");
@@ -21,13 +32,19 @@ fn exit_codes_follow_fail_on() {
 #[test]
 fn usage_errors_exit_2() {
     assert_eq!(run(&["check"]).0, 2, "no skill given");
-    assert_eq!(run(&["check", "skills/release-notes", "--format", "xml"]).0, 2);
+    assert_eq!(
+        run(&["check", "skills/release-notes", "--format", "xml"]).0,
+        2
+    );
     let (code, _, stderr) = run(&["check", "skills/release-notes", "--select", "SG9"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("\"SG9\" matches no rule"), "{stderr}");
     let (code, _, stderr) = run(&["check", "skills/release-notes", "--repo", "no/such/dir"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("no/such/dir: the repository folder does not exist"), "{stderr}");
+    assert!(
+        stderr.contains("no/such/dir: the repository folder does not exist"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -37,7 +54,9 @@ fn select_and_ignore_take_codes_and_prefixes() {
         let mut args = vec!["check", "s", "--format", "concise"];
         args.extend_from_slice(extra);
         let (_, out, _) = run_in(dir.path(), &args);
-        out.lines().map(|l| l.split(' ').nth(1).unwrap_or_default().to_owned()).collect::<Vec<_>>()
+        out.lines()
+            .map(|l| l.split(' ').nth(1).unwrap_or_default().to_owned())
+            .collect::<Vec<_>>()
     };
     assert_eq!(codes(&[]), ["SG303", "SG303"]);
     assert!(codes(&["--ignore", "SG3"]).is_empty());
@@ -54,17 +73,33 @@ fn config_sets_severity_limits_and_allowed_keys() {
     assert_eq!(code, 1, "{stderr}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("json");
     let findings = json["findings"].as_array().expect("findings");
-    let codes: Vec<_> = findings.iter().map(|f| f["code"].as_str().unwrap_or_default()).collect();
-    assert_eq!(codes, ["SG201", "SG303"], "SG111 allowed, SG201 from the lowered budget");
+    let codes: Vec<_> = findings
+        .iter()
+        .map(|f| f["code"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        codes,
+        ["SG201", "SG303"],
+        "SG111 allowed, SG201 from the lowered budget"
+    );
     assert_eq!(findings[1]["severity"], "error");
 }
 
 #[test]
 fn config_errors_point_at_the_line() {
-    let dir = tree(&[("s/SKILL.md", &manifest("s", "Never.\n")), ("skillgate.toml", "select = [\"SG1\"]\n\n[limits]\nbody-tokns = 3\n")]);
+    let dir = tree(&[
+        ("s/SKILL.md", &manifest("s", "Never.\n")),
+        (
+            "skillgate.toml",
+            "select = [\"SG1\"]\n\n[limits]\nbody-tokns = 3\n",
+        ),
+    ]);
     let (code, _, stderr) = run_in(dir.path(), &["check", "s"]);
     assert_eq!(code, 2);
-    assert!(stderr.starts_with("error: ") && stderr.contains("skillgate.toml:4:1:"), "{stderr}");
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains("skillgate.toml:4:1:"),
+        "{stderr}"
+    );
     assert!(stderr.contains("body-tokns"), "{stderr}");
     let (code, _, stderr) = run_in(dir.path(), &["check", "s", "--config", "missing.toml"]);
     assert_eq!(code, 2, "{stderr}");
@@ -77,7 +112,10 @@ fn suppressions_need_a_reason() {
     let (_, out, _) = run_in(dir.path(), &["check", "s", "--format", "concise"]);
     let lines: Vec<_> = out.lines().collect();
     assert_eq!(lines.len(), 2, "{out}");
-    assert!(lines[0].contains(":8:1: SG001 suppression without a reason"), "{out}");
+    assert!(
+        lines[0].contains(":8:1: SG001 suppression without a reason"),
+        "{out}"
+    );
     assert!(lines[1].contains(":9:1: SG303 \"Currently\""), "{out}");
 }
 
@@ -85,22 +123,69 @@ fn suppressions_need_a_reason() {
 fn file_wide_suppression() {
     let body = "<!-- skillgate-ignore-file SG3: historical document -->\n\nAs of 2024 it works.\n\nCurrently it works.\n";
     let dir = tree(&[("s/SKILL.md", &manifest("s", body))]);
-    let (_, out, _) = run_in(dir.path(), &["check", "s", "--format", "concise", "--fail-on", "info"]);
+    let (_, out, _) = run_in(
+        dir.path(),
+        &["check", "s", "--format", "concise", "--fail-on", "info"],
+    );
     assert_eq!(out, "", "every SG3xx finding is suppressed");
 }
 
 #[test]
 fn baseline_reports_only_new_findings() {
-    let dir = tree(&[("s/SKILL.md", &manifest("s", "As of 2024 it works.\nNever guess.\n"))]);
-    let (code, out, stderr) = run_in(dir.path(), &["check", "s", "--write-baseline", "baseline.json"]);
+    let dir = tree(&[(
+        "s/SKILL.md",
+        &manifest("s", "As of 2024 it works.\nNever guess.\n"),
+    )]);
+    let (code, out, stderr) = run_in(
+        dir.path(),
+        &["check", "s", "--write-baseline", "baseline.json"],
+    );
     assert_eq!((code, out.as_str()), (0, ""), "{stderr}");
-    assert!(stderr.contains("wrote 1 findings to baseline.json"), "{stderr}");
-    let (code, out, _) = run_in(dir.path(), &["check", "s", "--baseline", "baseline.json", "--format", "concise", "--fail-on", "warning"]);
+    assert!(
+        stderr.contains("wrote 1 findings to baseline.json"),
+        "{stderr}"
+    );
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "check",
+            "s",
+            "--baseline",
+            "baseline.json",
+            "--format",
+            "concise",
+            "--fail-on",
+            "warning",
+        ],
+    );
     assert_eq!((code, out.as_str()), (0, ""), "the old finding is accepted");
-    std::fs::write(dir.path().join("s/SKILL.md"), manifest("s", "Intro line.\n\nAs of 2024 it works.\nCurrently too.\nNever guess.\n")).expect("write");
-    let (code, out, _) = run_in(dir.path(), &["check", "s", "--baseline", "baseline.json", "--format", "concise", "--fail-on", "warning"]);
+    std::fs::write(
+        dir.path().join("s/SKILL.md"),
+        manifest(
+            "s",
+            "Intro line.\n\nAs of 2024 it works.\nCurrently too.\nNever guess.\n",
+        ),
+    )
+    .expect("write");
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "check",
+            "s",
+            "--baseline",
+            "baseline.json",
+            "--format",
+            "concise",
+            "--fail-on",
+            "warning",
+        ],
+    );
     assert_eq!(code, 1);
-    assert_eq!(out.lines().count(), 1, "only the new finding, though the old one moved: {out}");
+    assert_eq!(
+        out.lines().count(),
+        1,
+        "only the new finding, though the old one moved: {out}"
+    );
     assert!(out.contains("\"Currently\""), "{out}");
     let (code, _, stderr) = run_in(dir.path(), &["check", "s", "--baseline", "nope.json"]);
     assert_eq!(code, 2, "{stderr}");
@@ -110,12 +195,26 @@ fn baseline_reports_only_new_findings() {
 fn rules_and_rule_commands() {
     let (code, out, _) = run(&["rules"]);
     assert_eq!(code, 0);
-    assert!(out.lines().any(|l| l.starts_with("SG203  warning  example-code-share")), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("SG203  warning  example-code-share")),
+        "{out}"
+    );
     let (code, out, _) = run(&["rule", "sg203"]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("SG203 example-code-share (size, warning by default)"), "{out}");
-    assert!(out.contains("Fires on") && out.contains("Passes on"), "{out}");
-    assert_eq!(run(&["rule", "body-too-many-tokens"]).0, 0, "names work too");
+    assert!(
+        out.starts_with("SG203 example-code-share (size, warning by default)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Fires on") && out.contains("Passes on"),
+        "{out}"
+    );
+    assert_eq!(
+        run(&["rule", "body-too-many-tokens"]).0,
+        0,
+        "names work too"
+    );
     let (code, _, stderr) = run(&["rule", "SG999"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("no rule \"SG999\""), "{stderr}");

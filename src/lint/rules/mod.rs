@@ -52,7 +52,8 @@ pub static RULES: &[Rule] = &[
 fn prose_matches<'a>(skill: &'a Skill, re: &'a Regex) -> impl Iterator<Item = Range<usize>> + 'a {
     let text = &skill.source.text;
     skill.body.prose_lines.iter().flat_map(move |line| {
-        re.find_iter(&text[line.clone()]).map(move |m| line.start + m.start()..line.start + m.end())
+        re.find_iter(&text[line.clone()])
+            .map(move |m| line.start + m.start()..line.start + m.end())
     })
 }
 
@@ -82,10 +83,24 @@ mod tests {
         names.dedup();
         assert_eq!(names.len(), RULES.len(), "duplicate rule name");
         for rule in RULES {
-            assert!(rule.code.len() == 5 && rule.code.starts_with("SG"), "{}", rule.code);
-            assert!(rule.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{}", rule.name);
+            assert!(
+                rule.code.len() == 5 && rule.code.starts_with("SG"),
+                "{}",
+                rule.code
+            );
+            assert!(
+                rule.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{}",
+                rule.name
+            );
             assert!(!rule.what.is_empty() && !rule.why.is_empty() && !rule.summary.is_empty());
-            assert_ne!(rule.family(), Family::Security, "no security rules are registered yet");
+            assert_ne!(
+                rule.family(),
+                Family::Security,
+                "no security rules are registered yet"
+            );
         }
     }
 }

@@ -49,8 +49,12 @@ pub const BODY_LINES: Rule = Rule {
         if lines > limit {
             let line = u32::try_from(limit + 1).unwrap_or(u32::MAX);
             let span = cx.skill.source.line_location(line).span;
-            out.report(&cx.skill.source, span, format!("SKILL.md has {lines} lines; the limit is {limit}"))
-                .help("split detail into references/ files linked from SKILL.md");
+            out.report(
+                &cx.skill.source,
+                span,
+                format!("SKILL.md has {lines} lines; the limit is {limit}"),
+            )
+            .help("split detail into references/ files linked from SKILL.md");
         }
     },
 };
@@ -73,19 +77,43 @@ pub const CODE_SHARE: Rule = Rule {
         let limit = cx.config.limits.code_share;
         if share > limit {
             let mut blocks: Vec<_> = body.code_blocks.iter().collect();
-            blocks.sort_by(|a, b| b.tokens.cmp(&a.tokens).then(a.range.start.cmp(&b.range.start)));
+            blocks.sort_by(|a, b| {
+                b.tokens
+                    .cmp(&a.tokens)
+                    .then(a.range.start.cmp(&b.range.start))
+            });
             let src = &cx.skill.source;
             let biggest = blocks
                 .iter()
                 .take(3)
-                .map(|b| format!("line {} ({} tokens)", src.line_column(b.range.start).0, b.tokens))
+                .map(|b| {
+                    format!(
+                        "line {} ({} tokens)",
+                        src.line_column(b.range.start).0,
+                        b.tokens
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(", ");
             let finding = out
-                .report(src, body_head(cx), format!("{:.0}% of the body's tokens are code blocks; the limit is {:.0}%", share * 100.0, limit * 100.0))
-                .help(format!("largest blocks: {biggest}; move them to references/ or scripts/ and link them"));
+                .report(
+                    src,
+                    body_head(cx),
+                    format!(
+                        "{:.0}% of the body's tokens are code blocks; the limit is {:.0}%",
+                        share * 100.0,
+                        limit * 100.0
+                    ),
+                )
+                .help(format!(
+                    "largest blocks: {biggest}; move them to references/ or scripts/ and link them"
+                ));
             for b in blocks.iter().take(3) {
-                finding.related(src, b.range.clone(), format!("{}-token code block", b.tokens));
+                finding.related(
+                    src,
+                    b.range.clone(),
+                    format!("{}-token code block", b.tokens),
+                );
             }
         }
     },
@@ -105,19 +133,29 @@ pub const LONG_CODE_BLOCK: Rule = Rule {
     check: |cx, out| {
         let limit = cx.config.limits.code_block_lines;
         for b in cx.skill.body.code_blocks.iter().filter(|b| b.lines > limit) {
-            out.report(&cx.skill.source, b.range.start..b.content.start.max(b.range.start), format!("this code block has {} lines; the limit is {limit}", b.lines))
-                .help("move it to scripts/ (to run) or references/ (to read) and link it");
+            out.report(
+                &cx.skill.source,
+                b.range.start..b.content.start.max(b.range.start),
+                format!(
+                    "this code block has {} lines; the limit is {limit}",
+                    b.lines
+                ),
+            )
+            .help("move it to scripts/ (to run) or references/ (to read) and link it");
         }
     },
 };
 
-static TOC_HEADING: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)^(table of )?contents$|^toc$|^index$|^overview$").expect("valid regex"));
+static TOC_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(table of )?contents$|^toc$|^index$|^overview$").expect("valid regex")
+});
 
 /// Whether a document opens with a table of contents: a heading named like one, or a list of
 /// at least three in-page links.
 fn has_toc(doc: &Document) -> bool {
-    doc.sections.iter().any(|s| TOC_HEADING.is_match(s.title.trim()))
+    doc.sections
+        .iter()
+        .any(|s| TOC_HEADING.is_match(s.title.trim()))
         || doc.links.iter().filter(|l| l.dest.starts_with('#')).count() >= 3
 }
 
@@ -136,11 +174,19 @@ pub const REFERENCE_WITHOUT_TOC: Rule = Rule {
     check: |cx, out| {
         let limit = cx.config.limits.reference_tokens;
         for file in &cx.skill.files {
-            if let (Some(src), Some(doc)) = (&file.source, &file.doc) {
-                if doc.tokens > limit && !has_toc(doc) {
-                    out.report(src, src.line_range(0), format!("{} has {} tokens and no table of contents", file.rel, doc.tokens))
-                        .help("add a `## Contents` list linking to its sections");
-                }
+            if let (Some(src), Some(doc)) = (&file.source, &file.doc)
+                && doc.tokens > limit
+                && !has_toc(doc)
+            {
+                out.report(
+                    src,
+                    src.line_range(0),
+                    format!(
+                        "{} has {} tokens and no table of contents",
+                        file.rel, doc.tokens
+                    ),
+                )
+                .help("add a `## Contents` list linking to its sections");
             }
         }
     },
@@ -151,21 +197,26 @@ fn body_head(cx: &Context<'_>) -> std::ops::Range<usize> {
     let src = &cx.skill.source;
     let start = cx.skill.body.range.start.min(src.text.len());
     let index = src.line_index(start);
-    let index = (index..src.line_count()).find(|&i| !src.text[src.line_range(i)].trim().is_empty()).unwrap_or(index);
+    let index = (index..src.line_count())
+        .find(|&i| !src.text[src.line_range(i)].trim().is_empty())
+        .unwrap_or(index);
     src.line_range(index.min(src.line_count().saturating_sub(1)))
 }
 
 fn largest_sections(body: &Document, n: usize) -> String {
     let mut sections: Vec<_> = body.sections.iter().collect();
-    sections.sort_by(|a, b| b.tokens.cmp(&a.tokens));
+    sections.sort_by_key(|s| std::cmp::Reverse(s.tokens));
     sections
         .iter()
         .take(n)
         .map(|s| {
-            let title = if s.title.is_empty() { "(preamble)" } else { &s.title };
+            let title = if s.title.is_empty() {
+                "(preamble)"
+            } else {
+                &s.title
+            };
             format!("\"{title}\" ({})", s.tokens)
         })
         .collect::<Vec<_>>()
         .join(", ")
 }
-

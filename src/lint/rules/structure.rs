@@ -20,11 +20,21 @@ struct Doc<'a> {
 }
 
 fn docs(skill: &Skill) -> Vec<Doc<'_>> {
-    let mut out = vec![Doc { rel: skill.manifest_name(), dir: "", source: &skill.source, doc: &skill.body }];
+    let mut out = vec![Doc {
+        rel: skill.manifest_name(),
+        dir: "",
+        source: &skill.source,
+        doc: &skill.body,
+    }];
     for f in &skill.files {
         if let (Some(source), Some(doc)) = (&f.source, &f.doc) {
             let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
-            out.push(Doc { rel: &f.rel, dir, source, doc });
+            out.push(Doc {
+                rel: &f.rel,
+                dir,
+                source,
+                doc,
+            });
         }
     }
     out
@@ -40,7 +50,8 @@ enum Target {
     Inside(String),
 }
 
-static SCHEME: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]*:").expect("valid regex"));
+static SCHEME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]*:").expect("valid regex"));
 
 fn resolve(dir: &str, dest: &str) -> Target {
     let dest = dest.trim();
@@ -63,7 +74,10 @@ fn percent_decode(s: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok()).and_then(|h| u8::from_str_radix(h, 16).ok());
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
         match (bytes[i], hex) {
             (b'%', Some(b)) => {
                 out.push(b);
@@ -79,7 +93,10 @@ fn percent_decode(s: &str) -> String {
 }
 
 fn exists(skill: &Skill, rel: &str) -> bool {
-    rel.is_empty() || rel == skill.manifest_name() || skill.file(rel).is_some() || skill.has_dir(rel)
+    rel.is_empty()
+        || rel == skill.manifest_name()
+        || skill.file(rel).is_some()
+        || skill.has_dir(rel)
 }
 
 /// SG501.
@@ -98,7 +115,9 @@ pub const BROKEN_LINK: Rule = Rule {
         for d in docs(cx.skill) {
             for link in &d.doc.links {
                 let message = match resolve(d.dir, &link.dest) {
-                    Target::Inside(rel) if !exists(cx.skill, &rel) => format!("`{}` does not exist in the skill folder", rel),
+                    Target::Inside(rel) if !exists(cx.skill, &rel) => {
+                        format!("`{}` does not exist in the skill folder", rel)
+                    }
                     Target::Outside => format!("`{}` points outside the skill folder", link.dest),
                     _ => continue,
                 };
@@ -140,8 +159,12 @@ pub const MISSING_FILE: Rule = Rule {
                         || normalize_rel(d.dir, rel).is_some_and(|r| exists(cx.skill, &r));
                     if !found && !in_link && !seen.contains(&span.start) {
                         seen.push(span.start);
-                        out.report(d.source, span, format!("`{rel}` is named here but is not in the skill folder"))
-                            .help("add the file, or correct the path");
+                        out.report(
+                            d.source,
+                            span,
+                            format!("`{rel}` is named here but is not in the skill folder"),
+                        )
+                        .help("add the file, or correct the path");
                     }
                 }
             }
@@ -168,8 +191,14 @@ fn reachability(skill: &Skill, docs: &[Doc<'_>]) -> Vec<Option<Reach>> {
             if reach[file_index].is_some() || file.rel == d.rel {
                 continue;
             }
-            let Some(span) = mention(d, &file.rel) else { continue };
-            reach[file_index] = Some(Reach { depth: depth + 1, via: doc_index, span });
+            let Some(span) = mention(d, &file.rel) else {
+                continue;
+            };
+            reach[file_index] = Some(Reach {
+                depth: depth + 1,
+                via: doc_index,
+                span,
+            });
             if let Some(next) = docs.iter().position(|x| x.rel == file.rel) {
                 queue.push_back((next, depth + 1));
             }
@@ -181,15 +210,20 @@ fn reachability(skill: &Skill, docs: &[Doc<'_>]) -> Vec<Option<Reach>> {
 /// Where document `d` links to or names the file `rel` (or a folder holding it), if it does.
 fn mention(d: &Doc<'_>, rel: &str) -> Option<Range<usize>> {
     for link in &d.doc.links {
-        if let Target::Inside(target) = resolve(d.dir, &link.dest) {
-            if target == rel || (!target.is_empty() && rel.starts_with(&format!("{target}/"))) {
-                return Some(link.range.clone());
-            }
+        if let Target::Inside(target) = resolve(d.dir, &link.dest)
+            && (target == rel || (!target.is_empty() && rel.starts_with(&format!("{target}/"))))
+        {
+            return Some(link.range.clone());
         }
     }
     let text = &d.source.text;
-    let relative = rel.strip_prefix(&format!("{}/", d.dir)).filter(|_| !d.dir.is_empty());
-    let nested_dir = rel.rsplit_once('/').map(|(dir, _)| dir).filter(|dir| dir.contains('/'));
+    let relative = rel
+        .strip_prefix(&format!("{}/", d.dir))
+        .filter(|_| !d.dir.is_empty());
+    let nested_dir = rel
+        .rsplit_once('/')
+        .map(|(dir, _)| dir)
+        .filter(|dir| dir.contains('/'));
     [Some(rel), relative]
         .into_iter()
         .flatten()
@@ -201,7 +235,16 @@ fn is_exempt(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let upper = name.to_ascii_uppercase();
     rel.split('/').any(|part| part.starts_with('.'))
-        || ["LICENSE", "LICENCE", "NOTICE", "COPYING", "README", "CHANGELOG"].iter().any(|p| upper.starts_with(p))
+        || [
+            "LICENSE",
+            "LICENCE",
+            "NOTICE",
+            "COPYING",
+            "README",
+            "CHANGELOG",
+        ]
+        .iter()
+        .any(|p| upper.starts_with(p))
 }
 
 /// SG503.
@@ -219,10 +262,19 @@ pub const REFERENCE_DEPTH: Rule = Rule {
     check: |cx, out| {
         let docs = docs(cx.skill);
         for (file, reach) in cx.skill.files.iter().zip(reachability(cx.skill, &docs)) {
-            let Some(reach) = reach.filter(|r| r.depth > 1 && file.doc.is_some()) else { continue };
+            let Some(reach) = reach.filter(|r| r.depth > 1 && file.doc.is_some()) else {
+                continue;
+            };
             let via = &docs[reach.via];
-            out.report(via.source, reach.span, format!("`{}` is {} links away from SKILL.md (through `{}`)", file.rel, reach.depth, via.rel))
-                .help(format!("link `{}` directly from SKILL.md", file.rel));
+            out.report(
+                via.source,
+                reach.span,
+                format!(
+                    "`{}` is {} links away from SKILL.md (through `{}`)",
+                    file.rel, reach.depth, via.rel
+                ),
+            )
+            .help(format!("link `{}` directly from SKILL.md", file.rel));
         }
     },
 };
@@ -278,7 +330,8 @@ pub const UNCLOSED_FENCE: Rule = Rule {
 };
 
 static BACKSLASH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:[A-Za-z0-9_.-]+\\)+[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,5}\b").expect("valid regex")
+    Regex::new(r"(?:[A-Za-z0-9_.-]+\\)+[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,5}\b")
+        .expect("valid regex")
 });
 
 /// SG506.
@@ -296,7 +349,13 @@ pub const BACKSLASH_PATH: Rule = Rule {
         for d in docs(cx.skill) {
             let text = &d.source.text;
             let mut seen = Vec::new();
-            let ranges = d.doc.links.iter().map(|l| &l.range).chain(&d.doc.inline_code).chain(&d.doc.prose_lines);
+            let ranges = d
+                .doc
+                .links
+                .iter()
+                .map(|l| &l.range)
+                .chain(&d.doc.inline_code)
+                .chain(&d.doc.prose_lines);
             for range in ranges {
                 for m in BACKSLASH.find_iter(&text[range.clone()]) {
                     let span = range.start + m.start()..range.start + m.end();
