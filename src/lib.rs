@@ -6,6 +6,7 @@
 
 pub mod config;
 pub mod finding;
+pub mod knowledge;
 pub mod lint;
 pub mod render;
 pub mod skill;

@@ -3,5 +3,6 @@
 mod cli;
 mod formats;
 mod inputs;
+mod knowledge;
 mod rules;
 mod support;

@@ -1,0 +1,605 @@
+//! Knowledge as data: package aliases and API changes, embedded from `rules/`.
+//!
+//! `rules/packages.toml` maps the names people write in prose and the import roots they
+//! write in code to a project package. `rules/apis/<ecosystem>/<package>.toml` lists API
+//! changes (removed, deprecated, renamed) of one package, each with the pattern that finds
+//! its use in a code block and the official page it was checked against.
+//!
+//! Every file is embedded at build time by [`RULE_FILES`]; a test compares that list with
+//! the directory so a new file cannot be forgotten. [`knowledge`] parses them once.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+mod validate;
+
+pub use validate::{Violation, example_mentions_pattern, validate};
+
+/// One embedded rule file: its path under `rules/` and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleFile {
+    /// Path relative to `rules/`, with `/` separators.
+    pub path: &'static str,
+    /// The file's TOML text.
+    pub text: &'static str,
+}
+
+/// Embeds `rules/<path>` files; the path is written once and reused for both fields.
+macro_rules! rule_files {
+    ($($path:literal),* $(,)?) => {
+        &[$(RuleFile {
+            path: $path,
+            text: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/rules/", $path)),
+        }),*]
+    };
+}
+
+/// Path of the alias table under `rules/`.
+pub const PACKAGES_FILE: &str = "packages.toml";
+
+/// Every file under `rules/`, embedded. Kept equal to the directory by a test.
+pub const RULE_FILES: &[RuleFile] = rule_files![
+    "packages.toml",
+    "apis/actions/actions-cache.toml",
+    "apis/actions/actions-checkout.toml",
+    "apis/actions/actions-download-artifact.toml",
+    "apis/actions/actions-setup-node.toml",
+    "apis/actions/actions-setup-python.toml",
+    "apis/actions/actions-upload-artifact.toml",
+    "apis/actions/workflow-commands.toml",
+    "apis/cargo/tokio.toml",
+    "apis/kubernetes/kubernetes.toml",
+    "apis/maven/junit.toml",
+    "apis/maven/spring-boot.toml",
+    "apis/maven/spring-security.toml",
+    "apis/npm/angular-core.toml",
+    "apis/npm/eslint.toml",
+    "apis/npm/express.toml",
+    "apis/npm/jest.toml",
+    "apis/npm/next.toml",
+    "apis/npm/react-dom.toml",
+    "apis/npm/react-test-renderer.toml",
+    "apis/npm/react.toml",
+    "apis/npm/tailwindcss.toml",
+    "apis/npm/vite.toml",
+    "apis/npm/vue.toml",
+    "apis/pypi/django.toml",
+    "apis/pypi/flask.toml",
+    "apis/pypi/numpy.toml",
+    "apis/pypi/pandas.toml",
+    "apis/pypi/pydantic.toml",
+    "apis/pypi/pytest.toml",
+    "apis/pypi/sqlalchemy.toml",
+    "apis/runtime/python.toml",
+];
+
+/// Package ecosystems a rule can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ecosystem {
+    /// npm registry packages (JavaScript, TypeScript).
+    Npm,
+    /// PyPI packages, names PEP 503-normalised.
+    Pypi,
+    /// crates.io crates.
+    Cargo,
+    /// Go modules.
+    Go,
+    /// Maven artifacts, named `group:artifact`.
+    Maven,
+    /// Ruby gems.
+    Rubygems,
+    /// PHP Composer packages.
+    Composer,
+    /// NuGet packages.
+    Nuget,
+    /// GitHub Actions actions and workflow commands.
+    Actions,
+    /// Language runtimes (python, node, go, rust, java, ruby, dotnet, bun, deno).
+    Runtime,
+    /// Kubernetes API versions.
+    Kubernetes,
+}
+
+impl Ecosystem {
+    /// The name used in rule files and directory names.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Npm => "npm",
+            Self::Pypi => "pypi",
+            Self::Cargo => "cargo",
+            Self::Go => "go",
+            Self::Maven => "maven",
+            Self::Rubygems => "rubygems",
+            Self::Composer => "composer",
+            Self::Nuget => "nuget",
+            Self::Actions => "actions",
+            Self::Runtime => "runtime",
+            Self::Kubernetes => "kubernetes",
+        }
+    }
+}
+
+impl fmt::Display for Ecosystem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a package is written in prose and code, and which project package it means.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PackageAlias {
+    /// Names as written in prose, matched case-insensitively as whole words.
+    pub names: Vec<String>,
+    /// Import roots in code that mean this package.
+    #[serde(default)]
+    pub imports: Vec<String>,
+    /// The package's ecosystem.
+    pub ecosystem: Ecosystem,
+    /// Canonical name as the project scanner reports it.
+    pub package: String,
+    /// Other project packages whose version stands for this one; `*` globs allowed.
+    #[serde(default)]
+    pub also: Vec<String>,
+}
+
+impl PackageAlias {
+    /// Whether the project package `name` stands for this alias (itself or one of `also`).
+    pub fn covers(&self, name: &str) -> bool {
+        self.package == name || self.also.iter().any(|pattern| glob_matches(pattern, name))
+    }
+}
+
+/// Matches `name` against a pattern where `*` stands for any run of characters.
+fn glob_matches(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let Some(first) = parts.next() else {
+        return pattern == name;
+    };
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let tail: Vec<&str> = parts.collect();
+    let Some((last, middle)) = tail.split_last() else {
+        return rest.is_empty();
+    };
+    for piece in middle {
+        match rest.find(piece) {
+            Some(at) => rest = &rest[at + piece.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
+}
+
+/// What happened to an API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeKind {
+    /// Gone: code using it fails.
+    Removed,
+    /// Still there but scheduled for removal or discouraged.
+    Deprecated,
+    /// Moved to another name; the old one is gone or aliased.
+    Renamed,
+}
+
+impl fmt::Display for ChangeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Removed => "removed",
+            Self::Deprecated => "deprecated",
+            Self::Renamed => "renamed",
+        })
+    }
+}
+
+/// How a change is found in a code block; exactly one shape per entry.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "RawPattern")]
+pub enum Pattern {
+    /// The module, or one of its sub-modules, is imported.
+    Import {
+        /// Module path as written in code.
+        import: String,
+    },
+    /// `name` imported from the module, or accessed on a binding of the whole module.
+    ImportName {
+        /// Module path as written in code.
+        import: String,
+        /// Imported or accessed name; dotted for static paths (`DataFrame.append`).
+        name: String,
+    },
+    /// A method call by name anywhere in a snippet that imports the module.
+    Method {
+        /// Module whose import makes the method call count.
+        import: String,
+        /// Method name, without the receiver.
+        method: String,
+    },
+    /// A decorator, attribute or annotation by name.
+    Decorator {
+        /// Decorator name as written after `@` or inside `#[...]`.
+        decorator: String,
+        /// Module the decorator must come from, when known.
+        import: Option<String>,
+    },
+    /// A YAML key with an exact scalar value.
+    Yaml {
+        /// Mapping key.
+        yaml: String,
+        /// Exact scalar value.
+        value: String,
+    },
+    /// A GitHub Actions `uses:` of the action with a major version below `below`.
+    Uses {
+        /// `owner/repo` of the action.
+        uses: String,
+        /// First major version that is not affected.
+        below: u32,
+    },
+    /// A regular expression over string contents and shell text.
+    Text {
+        /// The expression, in `regex` crate syntax.
+        text: String,
+    },
+}
+
+/// Every key a pattern table may have; [`Pattern::try_from`] picks the shape.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPattern {
+    import: Option<String>,
+    name: Option<String>,
+    method: Option<String>,
+    decorator: Option<String>,
+    yaml: Option<String>,
+    value: Option<String>,
+    uses: Option<String>,
+    below: Option<String>,
+    text: Option<String>,
+}
+
+impl TryFrom<RawPattern> for Pattern {
+    type Error = String;
+
+    fn try_from(raw: RawPattern) -> Result<Self, Self::Error> {
+        let given = raw.key_count();
+        let pattern = match raw {
+            RawPattern {
+                text: Some(text), ..
+            } => Self::Text { text },
+            RawPattern {
+                uses: Some(uses),
+                below: Some(below),
+                ..
+            } => {
+                let below = below
+                    .parse()
+                    .map_err(|_| format!("`below = {below:?}` is not a major version number"))?;
+                Self::Uses { uses, below }
+            }
+            RawPattern {
+                yaml: Some(yaml),
+                value: Some(value),
+                ..
+            } => Self::Yaml { yaml, value },
+            RawPattern {
+                decorator: Some(decorator),
+                import,
+                ..
+            } => Self::Decorator { decorator, import },
+            RawPattern {
+                import: Some(import),
+                name: Some(name),
+                ..
+            } => Self::ImportName { import, name },
+            RawPattern {
+                import: Some(import),
+                method: Some(method),
+                ..
+            } => Self::Method { import, method },
+            RawPattern {
+                import: Some(import),
+                ..
+            } => Self::Import { import },
+            _ => return Err("pattern matches none of the known shapes".to_owned()),
+        };
+        // A key the chosen shape does not use means the entry mixes two shapes.
+        if given != pattern.key_count() {
+            return Err(format!("pattern mixes keys of several shapes: {pattern:?}"));
+        }
+        Ok(pattern)
+    }
+}
+
+impl RawPattern {
+    /// Number of keys present.
+    fn key_count(&self) -> usize {
+        [
+            &self.import,
+            &self.name,
+            &self.method,
+            &self.decorator,
+            &self.yaml,
+            &self.value,
+            &self.uses,
+            &self.below,
+            &self.text,
+        ]
+        .iter()
+        .filter(|key| key.is_some())
+        .count()
+    }
+}
+
+impl Pattern {
+    /// The pattern kind's name, as documented.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Import { .. } => "import",
+            Self::ImportName { .. } => "import+name",
+            Self::Method { .. } => "import+method",
+            Self::Decorator { .. } => "decorator",
+            Self::Yaml { .. } => "yaml",
+            Self::Uses { .. } => "uses",
+            Self::Text { .. } => "text",
+        }
+    }
+
+    /// Number of keys the shape uses.
+    fn key_count(&self) -> usize {
+        match self {
+            Self::Import { .. } | Self::Text { .. } => 1,
+            Self::Decorator { import, .. } => 1 + usize::from(import.is_some()),
+            _ => 2,
+        }
+    }
+}
+
+/// One API change of a package.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiChange {
+    /// Unique id across all files, kebab-case.
+    pub id: String,
+    /// Removed, deprecated or renamed.
+    pub kind: ChangeKind,
+    /// First version of the package with the change; absent for unversioned platform changes.
+    pub since: Option<String>,
+    /// One line saying what changed.
+    pub summary: String,
+    /// What to use instead, when there is something.
+    pub replacement: Option<String>,
+    /// How the use is found in a code block.
+    pub pattern: Pattern,
+    /// Code-block languages the pattern applies to; the first is the example's language.
+    pub lang: Vec<String>,
+    /// URL of the official changelog, release notes or migration guide.
+    pub source: String,
+    /// Date (`YYYY-MM-DD`) the entry was checked against `source`.
+    pub checked: String,
+    /// A snippet in `lang[0]` that the pattern must fire on.
+    pub example: String,
+    /// Optional context in the entry author's words.
+    pub note: Option<String>,
+}
+
+/// The API changes of one package, as one file under `rules/apis/`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ApiFile {
+    /// Path of the file under `rules/`; set by [`Knowledge::parse`].
+    #[serde(skip)]
+    pub path: String,
+    /// The package's ecosystem; also the file's directory.
+    pub ecosystem: Ecosystem,
+    /// Canonical package name, as in `packages.toml`.
+    pub package: String,
+    /// The changes, in file order.
+    #[serde(default, rename = "change")]
+    pub changes: Vec<ApiChange>,
+}
+
+/// The alias table's file shape.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PackagesFile {
+    #[serde(default, rename = "package")]
+    packages: Vec<PackageAlias>,
+}
+
+/// A rule file that does not parse.
+#[derive(Debug, thiserror::Error)]
+#[error("rules/{path}: {source}")]
+pub struct KnowledgeError {
+    /// Path of the file under `rules/`.
+    pub path: String,
+    /// What the TOML parser or the shape check said.
+    #[source]
+    pub source: toml::de::Error,
+}
+
+/// Everything in `rules/`, parsed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Knowledge {
+    /// Package aliases from `packages.toml`, in file order.
+    pub packages: Vec<PackageAlias>,
+    /// API change files, in [`RULE_FILES`] order.
+    pub apis: Vec<ApiFile>,
+}
+
+impl Knowledge {
+    /// Parses rule files; `files` must contain [`PACKAGES_FILE`] and `apis/**` files.
+    pub fn parse(files: &[RuleFile]) -> Result<Self, KnowledgeError> {
+        let mut knowledge = Self::default();
+        for file in files {
+            let wrap = |source| KnowledgeError {
+                path: file.path.to_owned(),
+                source,
+            };
+            if file.path == PACKAGES_FILE {
+                let table: PackagesFile = toml::from_str(file.text).map_err(wrap)?;
+                knowledge.packages.extend(table.packages);
+            } else {
+                let mut api: ApiFile = toml::from_str(file.text).map_err(wrap)?;
+                api.path = file.path.to_owned();
+                knowledge.apis.push(api);
+            }
+        }
+        Ok(knowledge)
+    }
+
+    /// Every change with the file it belongs to.
+    pub fn changes(&self) -> impl Iterator<Item = (&ApiFile, &ApiChange)> {
+        self.apis
+            .iter()
+            .flat_map(|file| file.changes.iter().map(move |change| (file, change)))
+    }
+
+    /// The changes of one package, in file order.
+    pub fn changes_of<'a>(
+        &'a self,
+        ecosystem: Ecosystem,
+        package: &'a str,
+    ) -> impl Iterator<Item = &'a ApiChange> {
+        self.apis
+            .iter()
+            .filter(move |file| file.ecosystem == ecosystem && file.package == package)
+            .flat_map(|file| file.changes.iter())
+    }
+
+    /// The change with this id.
+    pub fn change(&self, id: &str) -> Option<(&ApiFile, &ApiChange)> {
+        self.changes().find(|(_, change)| change.id == id)
+    }
+
+    /// Aliases one of whose prose names equals `name`, ignoring case.
+    pub fn aliases_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a PackageAlias> {
+        self.packages
+            .iter()
+            .filter(move |alias| alias.names.iter().any(|n| n.eq_ignore_ascii_case(name)))
+    }
+
+    /// Aliases whose import roots include `module`'s root, in `ecosystem`.
+    ///
+    /// The root is the part before the first `.`, `/` or `::`, except for scoped npm
+    /// packages (`@scope/name`) and import roots written with a separator, which match as a
+    /// prefix on a separator boundary.
+    pub fn aliases_imported<'a>(
+        &'a self,
+        ecosystem: Ecosystem,
+        module: &'a str,
+    ) -> impl Iterator<Item = &'a PackageAlias> {
+        self.packages.iter().filter(move |alias| {
+            alias.ecosystem == ecosystem
+                && alias.imports.iter().any(|root| module_under(module, root))
+        })
+    }
+}
+
+/// Whether `module` is `root` or a sub-module of it (`.`, `/` or `::` boundary).
+pub fn module_under(module: &str, root: &str) -> bool {
+    match module.strip_prefix(root) {
+        Some("") => true,
+        Some(rest) => rest.starts_with('.') || rest.starts_with('/') || rest.starts_with("::"),
+        None => false,
+    }
+}
+
+/// The embedded knowledge, parsed on first use.
+pub fn knowledge() -> &'static Knowledge {
+    static KNOWLEDGE: OnceLock<Knowledge> = OnceLock::new();
+    KNOWLEDGE.get_or_init(|| match Knowledge::parse(RULE_FILES) {
+        Ok(knowledge) => knowledge,
+        // The files are compiled in and `tests::embedded_rules_parse` parses them, so this
+        // arm cannot run in a tested build.
+        Err(error) => unreachable!("embedded {error}"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_rules_parse() {
+        let parsed = Knowledge::parse(RULE_FILES);
+        assert!(parsed.is_ok(), "{:?}", parsed.err());
+    }
+
+    #[test]
+    fn glob_matches_prefix_suffix_and_middle() {
+        assert!(glob_matches(
+            "spring-boot-starter*",
+            "spring-boot-starter-web"
+        ));
+        assert!(glob_matches("a*c*e", "abcde"));
+        assert!(glob_matches("exact", "exact"));
+        assert!(!glob_matches("exact", "exactly"));
+        assert!(!glob_matches("spring-boot-starter*", "spring-boot"));
+        assert!(!glob_matches("*-web", "spring-webflux"));
+    }
+
+    #[test]
+    fn module_under_respects_boundaries() {
+        assert!(module_under("react-dom/client", "react-dom"));
+        assert!(module_under("numpy.linalg", "numpy"));
+        assert!(module_under("tokio::time", "tokio"));
+        assert!(!module_under("react-domino", "react-dom"));
+        assert!(!module_under("numpyx", "numpy"));
+    }
+
+    fn pattern(toml_table: &str) -> Result<Pattern, toml::de::Error> {
+        #[derive(Deserialize)]
+        struct Holder {
+            pattern: Pattern,
+        }
+        toml::from_str::<Holder>(&format!("pattern = {toml_table}")).map(|h| h.pattern)
+    }
+
+    #[test]
+    fn pattern_shapes_parse() {
+        let cases = [
+            (r#"{ import = "distutils" }"#, "import"),
+            (
+                r#"{ import = "react-dom", name = "render" }"#,
+                "import+name",
+            ),
+            (
+                r#"{ import = "pandas", method = "append" }"#,
+                "import+method",
+            ),
+            (
+                r#"{ decorator = "validator", import = "pydantic" }"#,
+                "decorator",
+            ),
+            (
+                r#"{ yaml = "apiVersion", value = "extensions/v1beta1" }"#,
+                "yaml",
+            ),
+            (r#"{ uses = "actions/checkout", below = "4" }"#, "uses"),
+            (r#"{ text = "::set-output\\b" }"#, "text"),
+        ];
+        for (table, kind) in cases {
+            assert_eq!(pattern(table).map(|p| p.kind()).ok(), Some(kind), "{table}");
+        }
+    }
+
+    #[test]
+    fn pattern_rejects_mixed_unknown_and_bad_shapes() {
+        for table in [
+            r#"{ import = "a", name = "b", method = "c" }"#,
+            r#"{ text = "x", import = "a" }"#,
+            r#"{ uses = "actions/checkout", below = "four" }"#,
+            r#"{ imports = "a" }"#,
+            r#"{ name = "render" }"#,
+            "{}",
+        ] {
+            assert!(pattern(table).is_err(), "{table} should not parse");
+        }
+    }
+}

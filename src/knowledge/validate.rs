@@ -1,0 +1,427 @@
+//! Checks every rule entry for the fields and forms the format promises.
+//!
+//! Pure: takes parsed [`Knowledge`] and returns every [`Violation`] found, so one run
+//! reports all problems instead of the first.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use regex::Regex;
+
+use super::{ApiChange, ApiFile, Ecosystem, Knowledge, PackageAlias, Pattern};
+
+/// Code-block languages an entry's `lang` may name.
+pub const KNOWN_LANGS: &[&str] = &[
+    "python",
+    "javascript",
+    "typescript",
+    "jsx",
+    "tsx",
+    "java",
+    "kotlin",
+    "go",
+    "rust",
+    "bash",
+    "yaml",
+    "toml",
+    "json",
+    "xml",
+    "dockerfile",
+    "html",
+    "css",
+    "vue",
+    "groovy",
+];
+
+/// Runtime package names `ecosystem = "runtime"` may use.
+pub const RUNTIMES: &[&str] = &[
+    "python", "node", "go", "rust", "java", "ruby", "dotnet", "bun", "deno",
+];
+
+/// Hosts that republish other projects' text; never an official source.
+const SECONDHAND_HOSTS: &[&str] = &[
+    "medium.com",
+    "dev.to",
+    "hashnode.dev",
+    "stackoverflow.com",
+    "w3schools.com",
+    "geeksforgeeks.org",
+    "freecodecamp.org",
+    "reddit.com",
+    "substack.com",
+    "tutorialspoint.com",
+    "baeldung.com",
+    "javatpoint.com",
+    "realpython.com",
+];
+
+/// One problem with one rule entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// File under `rules/`.
+    pub path: String,
+    /// The change's id, or the package name for alias problems.
+    pub entry: String,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rules/{} [{}]: {}", self.path, self.entry, self.problem)
+    }
+}
+
+/// Every violation in `knowledge`, in file order.
+pub fn validate(knowledge: &Knowledge) -> Vec<Violation> {
+    let mut found = Vec::new();
+    validate_aliases(&knowledge.packages, &mut found);
+    let mut ids = HashSet::new();
+    for file in &knowledge.apis {
+        validate_file(file, &knowledge.packages, &mut found);
+        for change in &file.changes {
+            let mut report = |problem: String| {
+                found.push(Violation {
+                    path: file.path.clone(),
+                    entry: change.id.clone(),
+                    problem,
+                });
+            };
+            if !ids.insert(change.id.as_str()) {
+                report("id is used by another entry".to_owned());
+            }
+            for problem in change_problems(file, change) {
+                report(problem);
+            }
+        }
+    }
+    found
+}
+
+fn validate_aliases(aliases: &[PackageAlias], found: &mut Vec<Violation>) {
+    let mut seen = HashSet::new();
+    for alias in aliases {
+        let mut report = |problem: &str| {
+            found.push(Violation {
+                path: super::PACKAGES_FILE.to_owned(),
+                entry: alias.package.clone(),
+                problem: problem.to_owned(),
+            });
+        };
+        if alias.package.trim().is_empty() {
+            report("package is empty");
+        }
+        if alias.names.is_empty() || alias.names.iter().any(|n| n.trim().is_empty()) {
+            report("names must be non-empty");
+        }
+        if !seen.insert((alias.ecosystem, alias.package.as_str())) {
+            report("package listed twice");
+        }
+        if alias.ecosystem == Ecosystem::Runtime && !RUNTIMES.contains(&alias.package.as_str()) {
+            report("unknown runtime");
+        }
+    }
+}
+
+fn validate_file(file: &ApiFile, aliases: &[PackageAlias], found: &mut Vec<Violation>) {
+    let mut report = |problem: String| {
+        found.push(Violation {
+            path: file.path.clone(),
+            entry: file.package.clone(),
+            problem,
+        });
+    };
+    let directory = format!("apis/{}/", file.ecosystem);
+    if !file.path.starts_with(&directory) {
+        report(format!(
+            "file for ecosystem {} must live in {directory}",
+            file.ecosystem
+        ));
+    }
+    let known = aliases
+        .iter()
+        .any(|alias| alias.ecosystem == file.ecosystem && alias.covers(&file.package));
+    if !known {
+        report("package has no entry in packages.toml".to_owned());
+    }
+    if file.changes.is_empty() {
+        report("file has no changes".to_owned());
+    }
+}
+
+/// Problems of one change, each as a sentence.
+fn change_problems(file: &ApiFile, change: &ApiChange) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut check = |ok: bool, problem: &str| {
+        if !ok {
+            problems.push(problem.to_owned());
+        }
+    };
+    check(is_kebab_case(&change.id), "id must be kebab-case");
+    check(
+        single_line(&change.summary),
+        "summary must be one non-empty line",
+    );
+    check(
+        change.replacement.as_deref().is_none_or(single_line),
+        "replacement must be one non-empty line",
+    );
+    check(
+        since_ok(file, change),
+        "since must be a dotted version (omitted only for actions)",
+    );
+    check(
+        is_official_url(&change.source),
+        "source must be an https URL of an official page",
+    );
+    check(
+        is_date(&change.checked),
+        "checked must be a YYYY-MM-DD date",
+    );
+    check(
+        !change.lang.is_empty(),
+        "lang must name at least one language",
+    );
+    check(
+        change
+            .lang
+            .iter()
+            .all(|lang| KNOWN_LANGS.contains(&lang.as_str())),
+        "lang names an unknown language",
+    );
+    check(
+        !change.example.trim().is_empty(),
+        "example must be non-empty",
+    );
+    if let Err(problem) = example_mentions_pattern(&change.pattern, &change.example) {
+        problems.push(problem);
+    }
+    problems
+}
+
+fn single_line(text: &str) -> bool {
+    !text.trim().is_empty() && !text.contains('\n')
+}
+
+fn since_ok(file: &ApiFile, change: &ApiChange) -> bool {
+    match &change.since {
+        Some(since) => is_version(since),
+        None => file.ecosystem == Ecosystem::Actions,
+    }
+}
+
+/// `a-b-c`: lowercase ASCII letters and digits in dash-separated non-empty words.
+pub fn is_kebab_case(id: &str) -> bool {
+    !id.is_empty()
+        && id.split('-').all(|word| {
+            !word.is_empty()
+                && word
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// One to four dot-separated decimal numbers (`19.0.0`, `3.12`, `1.25`).
+pub fn is_version(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('.').collect();
+    parts.len() <= 4
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `YYYY-MM-DD` naming a real calendar day.
+pub fn is_date(text: &str) -> bool {
+    let fields: Vec<&str> = text.split('-').collect();
+    let [year, month, day] = fields.as_slice() else {
+        return false;
+    };
+    let number = |field: &str, width: usize| {
+        (field.len() == width && field.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| field.parse::<u32>().ok())
+            .flatten()
+    };
+    let (Some(year), Some(month), Some(day)) = (number(year, 4), number(month, 2), number(day, 2))
+    else {
+        return false;
+    };
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    (1..=days).contains(&day)
+}
+
+/// An `https://` URL with a host that is not a known republisher.
+pub fn is_official_url(url: &str) -> bool {
+    let Some(rest) = url.strip_prefix("https://") else {
+        return false;
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let valid_host = host.contains('.')
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-');
+    valid_host
+        && !SECONDHAND_HOSTS
+            .iter()
+            .any(|bad| host == *bad || host.ends_with(&format!(".{bad}")))
+}
+
+/// Checks that the example contains what the pattern looks for.
+///
+/// This is the text-level precondition of "the example fires"; the tree-sitter matcher
+/// runs the full check on the same examples.
+pub fn example_mentions_pattern(pattern: &Pattern, example: &str) -> Result<(), String> {
+    let require = |needle: &str| {
+        if example.contains(needle) {
+            Ok(())
+        } else {
+            Err(format!("example does not mention `{needle}`"))
+        }
+    };
+    match pattern {
+        Pattern::Import { import } => require(import),
+        Pattern::ImportName { import, name } => {
+            require(import)?;
+            require(name.rsplit('.').next().unwrap_or(name))
+        }
+        Pattern::Method { import, method } => {
+            require(import)?;
+            require(&format!(".{method}("))
+        }
+        Pattern::Decorator { decorator, .. } => require(decorator),
+        Pattern::Yaml { yaml, value } => {
+            require(yaml)?;
+            require(value)
+        }
+        Pattern::Uses { uses, below } => uses_below(example, uses, *below),
+        Pattern::Text { text } => match Regex::new(text) {
+            Ok(regex) if text_candidates(example).any(|text| regex.is_match(text)) => Ok(()),
+            Ok(_) => Err(format!("text pattern `{text}` does not match the example")),
+            Err(error) => Err(format!("text pattern does not compile: {error}")),
+        },
+    }
+}
+
+/// The texts a `text` pattern may see in an example: the whole snippet, each line, and the
+/// contents of each quoted string (text patterns run over string contents, so `^`/`$`
+/// anchor to a string's ends).
+fn text_candidates(example: &str) -> impl Iterator<Item = &str> {
+    let quoted = ['"', '\'', '`'].into_iter().flat_map(move |quote| {
+        // Every odd piece of a split on the quote sits between two quotes.
+        example.split(quote).skip(1).step_by(2)
+    });
+    std::iter::once(example)
+        .chain(example.lines())
+        .chain(quoted)
+}
+
+/// Whether `example` has `action@vN` (or `@N...`) with `N < below`.
+fn uses_below(example: &str, action: &str, below: u32) -> Result<(), String> {
+    let expression = format!(r"{}@v?(\d+)", regex::escape(action));
+    let regex = Regex::new(&expression).map_err(|error| error.to_string())?;
+    let fires = regex
+        .captures_iter(example)
+        .filter_map(|caps| caps.get(1)?.as_str().parse::<u32>().ok())
+        .any(|major| major < below);
+    if fires {
+        Ok(())
+    } else {
+        Err(format!("example has no `{action}@v<{below}`"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kebab_case() {
+        assert!(is_kebab_case("react-dom-render"));
+        assert!(is_kebab_case("k8s-v1beta1"));
+        for bad in ["", "React-dom", "a--b", "-a", "a_b", "a-"] {
+            assert!(!is_kebab_case(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn versions() {
+        for good in ["19.0.0", "3.12", "1", "1.2.3.4"] {
+            assert!(is_version(good), "{good}");
+        }
+        for bad in ["", "v1", "1.x", "1..2", "1.2.3.4.5", "3.12+"] {
+            assert!(!is_version(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn dates() {
+        assert!(is_date("2026-11-29"));
+        assert!(is_date("2024-02-29"));
+        for bad in [
+            "2023-02-29",
+            "2026-13-01",
+            "2026-11-31",
+            "26-11-29",
+            "2026/11/29",
+        ] {
+            assert!(!is_date(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn urls() {
+        assert!(is_official_url(
+            "https://react.dev/blog/2024/04/25/react-19-upgrade-guide"
+        ));
+        assert!(is_official_url(
+            "https://docs.python.org/3/whatsnew/3.12.html#removed"
+        ));
+        for bad in [
+            "http://react.dev/blog",
+            "https://medium.com/@someone/react-19",
+            "https://blog.medium.com/x",
+            "https://dev.to/x",
+            "react.dev/blog",
+            "https://localhost/x",
+        ] {
+            assert!(!is_official_url(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn example_precondition_per_shape() {
+        let uses = Pattern::Uses {
+            uses: "actions/checkout".into(),
+            below: 4,
+        };
+        assert!(example_mentions_pattern(&uses, "- uses: actions/checkout@v3").is_ok());
+        assert!(example_mentions_pattern(&uses, "- uses: actions/checkout@v4").is_err());
+        let text = Pattern::Text {
+            text: r"::set-output\b".into(),
+        };
+        assert!(example_mentions_pattern(&text, "echo ::set-output name=x::1").is_ok());
+        assert!(example_mentions_pattern(&text, "echo x >> $GITHUB_OUTPUT").is_err());
+        let anchored = Pattern::Text {
+            text: "^eslint:recommended$".into(),
+        };
+        assert!(
+            example_mentions_pattern(&anchored, "{ \"extends\": [\"eslint:recommended\"] }")
+                .is_ok()
+        );
+        assert!(example_mentions_pattern(&anchored, "extends eslint:recommended here").is_err());
+        let broken = Pattern::Text { text: "(".into() };
+        assert!(example_mentions_pattern(&broken, "(").is_err());
+        let name = Pattern::ImportName {
+            import: "pandas".into(),
+            name: "DataFrame.append".into(),
+        };
+        assert!(example_mentions_pattern(&name, "import pandas as pd\ndf.append(x)").is_ok());
+        assert!(example_mentions_pattern(&name, "import polars").is_err());
+    }
+}
