@@ -7,6 +7,8 @@ use skillgate::knowledge::{
     ApiChange, ApiFile, Ecosystem, Knowledge, Pattern, RULE_FILES, example_mentions_pattern,
     knowledge, validate,
 };
+use skillgate::skill::code::ApiMatcher;
+use skillgate::skill::code::{CodeSnippet, extract_facts};
 
 /// Paths of every `.toml` file under `dir`, relative to it, with `/` separators.
 fn toml_files_under(dir: &Path) -> BTreeSet<String> {
@@ -54,12 +56,23 @@ fn every_entry_validates() {
     );
 }
 
-/// Whether the entry's own example fires it.
-///
-/// Until the tree-sitter matcher is in this crate this checks the text-level precondition;
-/// the matcher's integration replaces the body with a real match over `change.lang[0]`.
-fn example_fires(_file: &ApiFile, change: &ApiChange) -> Result<(), String> {
-    example_mentions_pattern(&change.pattern, &change.example)
+/// Whether the entry's own example fires it through the real matcher, read as `lang[0]`.
+fn example_fires(file: &ApiFile, change: &ApiChange) -> Result<(), String> {
+    example_mentions_pattern(&change.pattern, &change.example)?;
+    let lang = change.lang.first().map(String::as_str);
+    let snippet = CodeSnippet {
+        lang,
+        text: &change.example,
+        offset: 0,
+    };
+    let facts = extract_facts(&[snippet]);
+    let matcher = ApiMatcher::new([(file, change)]).map_err(|e| e.to_string())?;
+    let hits = matcher.pattern_hits(&facts[0]);
+    if hits.iter().any(|h| h.change_id == change.id) {
+        Ok(())
+    } else {
+        Err(format!("its example, read as {lang:?}, does not fire it"))
+    }
 }
 
 #[test]

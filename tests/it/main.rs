@@ -1,6 +1,8 @@
 //! skillgate's integration tests: one binary, one module per area.
 
 mod cli;
+mod code;
+mod fences;
 mod formats;
 mod inputs;
 mod knowledge;

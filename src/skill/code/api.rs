@@ -1,0 +1,950 @@
+//! API matching: which known API changes a skill's code blocks run into, given the
+//! project's versions.
+//!
+//! Patterns are matched against [`CodeFacts`], never against raw text, except the `text`
+//! kind, which is a regular expression over string contents and shell text by design.
+//! Each pattern's names are normalised once when the matcher is built, and each block's
+//! resolved names once per call, so matching is comparisons, not allocations.
+
+use std::cmp::Ordering;
+
+use regex::Regex;
+
+use super::{CodeFacts, Decorator, Lang, Span, join_qualified, normalise_path};
+use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Ecosystem, Pattern, module_under};
+
+/// A use of a changed API in a code block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiHit {
+    /// The knowledge entry's id.
+    pub change_id: String,
+    /// Removed, deprecated or renamed.
+    pub kind: ChangeKind,
+    /// Where in the SKILL.md the use is.
+    pub span: Span,
+    /// What matched, as a qualified name or the matched text (`numpy.float`, `::set-output`).
+    pub matched: String,
+    /// The project's version the change was compared with, when the change has a `since`.
+    pub project_version: Option<String>,
+}
+
+/// A `text` pattern that is not a valid regular expression.
+#[derive(Debug, thiserror::Error)]
+#[error("change {id}: text pattern {pattern:?} does not compile")]
+pub struct PatternError {
+    /// The change's id.
+    pub id: String,
+    /// The pattern as written.
+    pub pattern: String,
+    /// What the regex parser said.
+    #[source]
+    pub source: regex::Error,
+}
+
+/// Every API change, ready to match: languages parsed, names normalised and `text`
+/// patterns compiled once.
+#[derive(Debug)]
+pub struct ApiMatcher<'k> {
+    entries: Vec<Entry<'k>>,
+}
+
+#[derive(Debug)]
+struct Entry<'k> {
+    file: &'k ApiFile,
+    change: &'k ApiChange,
+    /// The languages of `change.lang` that skillgate reads; `None` when the entry lists
+    /// none, which means every language. Names skillgate does not read match no block.
+    langs: Option<Vec<Lang>>,
+    needle: Needle,
+}
+
+/// A pattern with its names in the form blocks are compared in (`::` as `.`).
+#[derive(Debug)]
+enum Needle {
+    Import {
+        module: String,
+    },
+    Name {
+        qualified: String,
+    },
+    Method {
+        module: String,
+        method: String,
+    },
+    Decorator {
+        segments: Vec<String>,
+        module: Option<String>,
+    },
+    Yaml {
+        key: String,
+        value: String,
+    },
+    Uses {
+        action: String,
+        below: u32,
+    },
+    Text {
+        regex: Regex,
+    },
+}
+
+impl Needle {
+    fn new(change: &ApiChange) -> Result<Self, PatternError> {
+        let needle = match &change.pattern {
+            Pattern::Import { import } => Self::Import {
+                module: normalise_path(import),
+            },
+            Pattern::ImportName { import, name } => Self::Name {
+                qualified: join_qualified(import, name),
+            },
+            Pattern::Method { import, method } => Self::Method {
+                module: normalise_path(import),
+                method: method.clone(),
+            },
+            Pattern::Decorator { decorator, import } => Self::Decorator {
+                segments: normalise_path(decorator)
+                    .split('.')
+                    .map(str::to_owned)
+                    .collect(),
+                module: import.as_deref().map(normalise_path),
+            },
+            Pattern::Yaml { yaml, value } => Self::Yaml {
+                key: yaml.clone(),
+                value: value.clone(),
+            },
+            Pattern::Uses { uses, below } => Self::Uses {
+                action: uses.clone(),
+                below: *below,
+            },
+            Pattern::Text { text } => Self::Text {
+                regex: Regex::new(text).map_err(|source| PatternError {
+                    id: change.id.clone(),
+                    pattern: text.clone(),
+                    source,
+                })?,
+            },
+        };
+        Ok(needle)
+    }
+}
+
+/// A pattern's match site before the version check.
+struct Site {
+    span: Span,
+    matched: String,
+}
+
+/// One block's facts with the names patterns compare against, resolved once.
+struct Block<'f> {
+    facts: &'f CodeFacts,
+    lang: Lang,
+    /// Each import's module, normalised.
+    modules: Vec<String>,
+    /// Qualified names the imports bring in (`react-dom.render`, `numpy`), with spans.
+    imported: Vec<(String, Span)>,
+    /// Qualified names of accesses rooted at an import (`numpy.float`), with spans.
+    resolved: Vec<(String, Span)>,
+    /// Decorators with their qualified names when an import binds their root.
+    decorators: Vec<(&'f Decorator, Option<String>)>,
+}
+
+impl<'f> Block<'f> {
+    fn new(facts: &'f CodeFacts) -> Option<Self> {
+        let lang = facts.lang?;
+        let modules = facts
+            .imports
+            .iter()
+            .map(|i| normalise_path(&i.module))
+            .collect();
+        let imported = facts
+            .imports
+            .iter()
+            .flat_map(|import| {
+                let whole = import
+                    .names
+                    .is_empty()
+                    .then(|| normalise_path(&import.module));
+                let named = import
+                    .names
+                    .iter()
+                    .map(|n| join_qualified(&import.module, &n.name));
+                whole.into_iter().chain(named).map(|q| (q, import.span))
+            })
+            .collect();
+        let resolved = facts
+            .accesses
+            .iter()
+            .filter_map(|a| Some((facts.resolve(&a.root, &a.path)?, a.span)))
+            .collect();
+        let decorators = facts
+            .decorators
+            .iter()
+            .map(|d| {
+                let qualified = d
+                    .path
+                    .split_first()
+                    .and_then(|(root, rest)| facts.resolve(root, rest));
+                (d, qualified)
+            })
+            .collect();
+        Some(Self {
+            facts,
+            lang,
+            modules,
+            imported,
+            resolved,
+            decorators,
+        })
+    }
+
+    /// Whether the block imports `module` (normalised) or one of its sub-modules.
+    fn imports(&self, module: &str) -> bool {
+        self.modules.iter().any(|m| module_under(m, module))
+    }
+}
+
+impl<'k> ApiMatcher<'k> {
+    /// Prepares `changes` (as `Knowledge::changes()` yields them).
+    pub fn new(
+        changes: impl IntoIterator<Item = (&'k ApiFile, &'k ApiChange)>,
+    ) -> Result<Self, PatternError> {
+        let entries = changes
+            .into_iter()
+            .map(|(file, change)| {
+                let langs = (!change.lang.is_empty()).then(|| {
+                    change
+                        .lang
+                        .iter()
+                        .filter_map(|tag| Lang::from_tag(tag))
+                        .collect()
+                });
+                Ok(Entry {
+                    file,
+                    change,
+                    langs,
+                    needle: Needle::new(change)?,
+                })
+            })
+            .collect::<Result<_, PatternError>>()?;
+        Ok(Self { entries })
+    }
+
+    /// Uses of changed APIs in `facts` that apply to the project: the change has no `since`,
+    /// or `since` is at or below the project's version of the package.
+    ///
+    /// `project_version(ecosystem, package)` gives the project's version of a package, and
+    /// `compare(ecosystem, a, b)` orders two versions by that ecosystem's rules. A change
+    /// whose package the project does not have, or whose versions do not compare, stays
+    /// silent: a wrong finding costs more than a missed one.
+    pub fn hits(
+        &self,
+        facts: &[CodeFacts],
+        project_version: &dyn Fn(Ecosystem, &str) -> Option<String>,
+        compare: &dyn Fn(Ecosystem, &str, &str) -> Option<Ordering>,
+    ) -> Vec<ApiHit> {
+        let blocks: Vec<Block<'_>> = facts.iter().filter_map(Block::new).collect();
+        let mut hits = Vec::new();
+        for entry in &self.entries {
+            let Some(version) = applies(entry, project_version, compare) else {
+                continue;
+            };
+            for block in &blocks {
+                hits.extend(
+                    entry
+                        .sites(block)
+                        .into_iter()
+                        .map(|site| entry.hit(site, &version)),
+                );
+            }
+        }
+        sort_and_dedup(hits)
+    }
+
+    /// Uses of changed APIs in `facts`, whatever the project's versions; for checking that
+    /// every entry's own example fires.
+    pub fn pattern_hits(&self, facts: &CodeFacts) -> Vec<ApiHit> {
+        let Some(block) = Block::new(facts) else {
+            return Vec::new();
+        };
+        let hits = self
+            .entries
+            .iter()
+            .flat_map(|entry| {
+                entry
+                    .sites(&block)
+                    .into_iter()
+                    .map(|site| entry.hit(site, &None))
+            })
+            .collect();
+        sort_and_dedup(hits)
+    }
+}
+
+/// `Some(project version)` when the entry applies to the project; `Some(None)` when the
+/// change has no version to compare.
+fn applies(
+    entry: &Entry<'_>,
+    project_version: &dyn Fn(Ecosystem, &str) -> Option<String>,
+    compare: &dyn Fn(Ecosystem, &str, &str) -> Option<Ordering>,
+) -> Option<Option<String>> {
+    let Some(since) = &entry.change.since else {
+        return Some(None);
+    };
+    let version = project_version(entry.file.ecosystem, &entry.file.package)?;
+    match compare(entry.file.ecosystem, since, &version)? {
+        Ordering::Less | Ordering::Equal => Some(Some(version)),
+        Ordering::Greater => None,
+    }
+}
+
+/// One hit per site: where a removal and a deprecation of the same API both apply (the
+/// project is past both versions), the removal says more. Hits stay in span order.
+pub fn keep_strongest(hits: Vec<ApiHit>) -> Vec<ApiHit> {
+    let rank = |kind: ChangeKind| match kind {
+        ChangeKind::Removed => 0,
+        ChangeKind::Renamed => 1,
+        ChangeKind::Deprecated => 2,
+    };
+    let mut kept: Vec<ApiHit> = Vec::with_capacity(hits.len());
+    for hit in hits {
+        match kept
+            .iter_mut()
+            .find(|k| k.span == hit.span && k.matched == hit.matched)
+        {
+            Some(existing) if rank(hit.kind) < rank(existing.kind) => *existing = hit,
+            Some(_) => {}
+            None => kept.push(hit),
+        }
+    }
+    kept
+}
+
+fn sort_and_dedup(mut hits: Vec<ApiHit>) -> Vec<ApiHit> {
+    hits.sort_by(|a, b| {
+        a.span
+            .cmp(&b.span)
+            .then_with(|| a.change_id.cmp(&b.change_id))
+    });
+    hits.dedup_by(|a, b| a.span == b.span && a.change_id == b.change_id);
+    hits
+}
+
+impl Entry<'_> {
+    fn hit(&self, site: Site, version: &Option<String>) -> ApiHit {
+        ApiHit {
+            change_id: self.change.id.clone(),
+            kind: self.change.kind,
+            span: site.span,
+            matched: site.matched,
+            project_version: version.clone(),
+        }
+    }
+
+    /// Where the pattern matches in one block of a language it applies to.
+    fn sites(&self, block: &Block<'_>) -> Vec<Site> {
+        let applies = self
+            .langs
+            .as_ref()
+            .is_none_or(|langs| langs.iter().any(|l| l.covers(block.lang)));
+        if !applies {
+            return Vec::new();
+        }
+        match &self.needle {
+            Needle::Import { module } => import_sites(block, module),
+            Needle::Name { qualified } => name_sites(block, qualified),
+            Needle::Method { module, method } => method_sites(block, module, method),
+            Needle::Decorator { segments, module } => {
+                decorator_sites(block, segments, module.as_deref())
+            }
+            Needle::Yaml { key, value } => block
+                .facts
+                .yaml_pairs
+                .iter()
+                .filter(|pair| pair.key == *key && pair.value == *value)
+                .map(|pair| Site {
+                    span: pair.span,
+                    matched: format!("{}: {}", pair.key, pair.value),
+                })
+                .collect(),
+            Needle::Uses { action, below } => uses_sites(block.facts, action, *below),
+            Needle::Text { regex } => text_sites(block.facts, regex),
+        }
+    }
+}
+
+/// Imports of `module`, its sub-modules, or a name in it (`import org.junit.Before;`
+/// imports `org.junit.Before`).
+fn import_sites(block: &Block<'_>, module: &str) -> Vec<Site> {
+    let modules = block
+        .modules
+        .iter()
+        .zip(&block.facts.imports)
+        .map(|(normalised, import)| (normalised, import.span));
+    let names = block
+        .imported
+        .iter()
+        .map(|(qualified, span)| (qualified, *span));
+    modules
+        .chain(names)
+        .filter(|(imported, _)| module_under(imported, module))
+        .map(|(imported, span)| Site {
+            span,
+            matched: imported.clone(),
+        })
+        .collect()
+}
+
+/// Whether `qualified` is `wanted` or a member of it (`a.b.c` is under `a.b`).
+fn names(qualified: &str, wanted: &str) -> bool {
+    qualified
+        .strip_prefix(wanted)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+}
+
+/// The qualified name `wanted` (`react-dom.render`) imported by name or reached as a static
+/// path from an import binding.
+fn name_sites(block: &Block<'_>, wanted: &str) -> Vec<Site> {
+    block
+        .imported
+        .iter()
+        .chain(&block.resolved)
+        .filter(|(qualified, _)| names(qualified, wanted))
+        .map(|(qualified, span)| Site {
+            span: *span,
+            matched: qualified.clone(),
+        })
+        .collect()
+}
+
+/// Calls of `method` in a block that imports `module`.
+fn method_sites(block: &Block<'_>, module: &str, method: &str) -> Vec<Site> {
+    if !block.imports(module) {
+        return Vec::new();
+    }
+    block
+        .facts
+        .method_calls
+        .iter()
+        .filter(|call| call.name == method)
+        .filter(|call| {
+            call.receiver
+                .as_ref()
+                .is_none_or(|r| !block.facts.collections.contains(r))
+        })
+        .map(|call| Site {
+            span: call.span,
+            matched: format!(".{}(", call.name),
+        })
+        .collect()
+}
+
+/// Decorators named `wanted` (segments). With `module`, a decorator bound by an import must
+/// come from that module; an unbound one (`@app.route`) counts when the block imports it.
+fn decorator_sites(block: &Block<'_>, wanted: &[String], module: Option<&str>) -> Vec<Site> {
+    let mut sites = Vec::new();
+    for (found, qualified) in &block.decorators {
+        let matches = match (module, qualified) {
+            (None, _) => ends_with_segments(&found.path, wanted),
+            (Some(module), Some(qualified)) => {
+                let segments: Vec<&str> = qualified.split('.').collect();
+                let prefix = segments.len().checked_sub(wanted.len());
+                ends_with_segments(&segments, wanted)
+                    && prefix.is_some_and(|p| module_under(&segments[..p].join("."), module))
+            }
+            (Some(module), None) => {
+                ends_with_segments(&found.path, wanted) && block.imports(module)
+            }
+        };
+        if matches {
+            sites.push(Site {
+                span: found.span,
+                matched: found.path.join("."),
+            });
+        }
+    }
+    sites
+}
+
+fn ends_with_segments<S: AsRef<str>>(path: &[S], wanted: &[String]) -> bool {
+    path.len() >= wanted.len()
+        && path[path.len() - wanted.len()..]
+            .iter()
+            .zip(wanted)
+            .all(|(a, b)| a.as_ref() == b)
+}
+
+/// `uses: action@vN` with N below `below`; refs that are not versions (a SHA, a branch)
+/// say nothing about the major and do not match.
+fn uses_sites(facts: &CodeFacts, action: &str, below: u32) -> Vec<Site> {
+    facts
+        .actions
+        .iter()
+        .filter(|found| found.action.eq_ignore_ascii_case(action))
+        .filter(|found| {
+            found
+                .reference
+                .as_deref()
+                .and_then(major)
+                .is_some_and(|m| m < below)
+        })
+        .map(|found| Site {
+            span: found.span,
+            matched: format!(
+                "{}@{}",
+                found.action,
+                found.reference.as_deref().unwrap_or_default()
+            ),
+        })
+        .collect()
+}
+
+/// The major of `v4`, `v4.1.2`, `4`.
+fn major(reference: &str) -> Option<u32> {
+    let digits = reference.strip_prefix('v').unwrap_or(reference);
+    let major = digits.split('.').next()?;
+    if major.is_empty() || !major.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    major.parse().ok()
+}
+
+/// Regex matches in string contents and shell text.
+fn text_sites(facts: &CodeFacts, regex: &Regex) -> Vec<Site> {
+    facts
+        .texts
+        .iter()
+        .flat_map(|run| {
+            regex.find_iter(&run.text).map(|found| Site {
+                span: Span {
+                    start: run.span.start + found.start(),
+                    end: run.span.start + found.end(),
+                },
+                matched: found.as_str().to_owned(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::skill::code::tests::facts;
+
+    fn change(id: &str, since: Option<&str>, pattern: Pattern, lang: &[&str]) -> ApiChange {
+        ApiChange {
+            id: id.to_owned(),
+            kind: ChangeKind::Removed,
+            since: since.map(str::to_owned),
+            summary: String::new(),
+            replacement: None,
+            pattern,
+            lang: lang.iter().map(|l| (*l).to_owned()).collect(),
+            source: String::new(),
+            checked: String::new(),
+            example: String::new(),
+            note: None,
+        }
+    }
+
+    fn file(ecosystem: Ecosystem, package: &str, changes: Vec<ApiChange>) -> ApiFile {
+        ApiFile {
+            path: String::new(),
+            ecosystem,
+            package: package.to_owned(),
+            changes,
+        }
+    }
+
+    /// Dotted numeric comparison, enough for tests.
+    fn compare(_: Ecosystem, a: &str, b: &str) -> Option<Ordering> {
+        let parse =
+            |v: &str| -> Option<Vec<u64>> { v.split('.').map(|p| p.parse().ok()).collect() };
+        Some(parse(a)?.cmp(&parse(b)?))
+    }
+
+    fn ids(hits: &[ApiHit]) -> Vec<&str> {
+        hits.iter().map(|h| h.change_id.as_str()).collect()
+    }
+
+    fn knowledge() -> Vec<ApiFile> {
+        let js = &["javascript", "typescript", "jsx", "tsx"];
+        vec![
+            file(
+                Ecosystem::Npm,
+                "react-dom",
+                vec![change(
+                    "react-dom-render",
+                    Some("19.0.0"),
+                    Pattern::ImportName {
+                        import: "react-dom".into(),
+                        name: "render".into(),
+                    },
+                    js,
+                )],
+            ),
+            file(
+                Ecosystem::Pypi,
+                "numpy",
+                vec![change(
+                    "numpy-float",
+                    Some("1.24.0"),
+                    Pattern::ImportName {
+                        import: "numpy".into(),
+                        name: "float".into(),
+                    },
+                    &["python"],
+                )],
+            ),
+            file(
+                Ecosystem::Pypi,
+                "pandas",
+                vec![
+                    change(
+                        "pandas-append",
+                        Some("2.0.0"),
+                        Pattern::Method {
+                            import: "pandas".into(),
+                            method: "append".into(),
+                        },
+                        &["python"],
+                    ),
+                    change(
+                        "pandas-static-append",
+                        Some("2.0.0"),
+                        Pattern::ImportName {
+                            import: "pandas".into(),
+                            name: "DataFrame.append".into(),
+                        },
+                        &["python"],
+                    ),
+                ],
+            ),
+            file(
+                Ecosystem::Pypi,
+                "pydantic",
+                vec![change(
+                    "pydantic-validator",
+                    Some("2.0"),
+                    Pattern::Decorator {
+                        decorator: "validator".into(),
+                        import: Some("pydantic".into()),
+                    },
+                    &["python"],
+                )],
+            ),
+            file(
+                Ecosystem::Runtime,
+                "python",
+                vec![change(
+                    "python-distutils",
+                    Some("3.12"),
+                    Pattern::Import {
+                        import: "distutils".into(),
+                    },
+                    &["python"],
+                )],
+            ),
+            file(
+                Ecosystem::Cargo,
+                "tokio",
+                vec![change(
+                    "tokio-main",
+                    Some("1.0.0"),
+                    Pattern::Decorator {
+                        decorator: "main".into(),
+                        import: Some("tokio".into()),
+                    },
+                    &["rust"],
+                )],
+            ),
+            file(
+                Ecosystem::Kubernetes,
+                "kubernetes",
+                vec![change(
+                    "k8s-extensions-v1beta1",
+                    None,
+                    Pattern::Yaml {
+                        yaml: "apiVersion".into(),
+                        value: "extensions/v1beta1".into(),
+                    },
+                    &["yaml"],
+                )],
+            ),
+            file(
+                Ecosystem::Actions,
+                "actions/checkout",
+                vec![change(
+                    "checkout-old-node",
+                    None,
+                    Pattern::Uses {
+                        uses: "actions/checkout".into(),
+                        below: 4,
+                    },
+                    &["yaml"],
+                )],
+            ),
+            file(
+                Ecosystem::Actions,
+                "workflow-commands",
+                vec![change(
+                    "set-output",
+                    None,
+                    Pattern::Text {
+                        text: r"::set-output\b".into(),
+                    },
+                    &["yaml", "bash"],
+                )],
+            ),
+        ]
+    }
+
+    fn project(
+        versions: &'static [(&'static str, &'static str)],
+    ) -> impl Fn(Ecosystem, &str) -> Option<String> {
+        move |_, package| {
+            versions
+                .iter()
+                .find(|(p, _)| *p == package)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    fn run(
+        lang: &str,
+        text: &str,
+        versions: &'static [(&'static str, &'static str)],
+    ) -> Vec<ApiHit> {
+        let files = knowledge();
+        let changes = files
+            .iter()
+            .flat_map(|f| f.changes.iter().map(move |c| (f, c)));
+        let matcher = ApiMatcher::new(changes).expect("test patterns compile");
+        matcher.hits(&[facts(lang, text)], &project(versions), &compare)
+    }
+
+    const REACT: &str = "import ReactDOM from 'react-dom';\nReactDOM.render(<App />, root);\n";
+
+    #[test]
+    fn fires_at_or_above_since_and_not_below() {
+        let hits = run("jsx", REACT, &[("react-dom", "19.1.0")]);
+        assert_eq!(ids(&hits), ["react-dom-render"]);
+        assert_eq!(hits[0].matched, "react-dom.render");
+        assert_eq!(hits[0].project_version.as_deref(), Some("19.1.0"));
+        assert_eq!(
+            ids(&run("jsx", REACT, &[("react-dom", "19.0.0")])),
+            ["react-dom-render"]
+        );
+        assert!(run("jsx", REACT, &[("react-dom", "18.3.1")]).is_empty());
+        // The project does not have the package: nothing to compare, no finding.
+        assert!(run("jsx", REACT, &[]).is_empty());
+    }
+
+    #[test]
+    fn silent_without_the_import_or_in_another_language() {
+        let local = "const ReactDOM = makeRenderer();\nReactDOM.render(x);\n";
+        assert!(run("js", local, &[("react-dom", "19.1.0")]).is_empty());
+        assert!(
+            run(
+                "python",
+                "import react_dom\nreact_dom.render(x)\n",
+                &[("react-dom", "19.1.0")]
+            )
+            .is_empty()
+        );
+        let named = "import { render } from 'react-dom/client';\nrender(x);\n";
+        assert!(run("tsx", named, &[("react-dom", "19.1.0")]).is_empty());
+    }
+
+    #[test]
+    fn python_names_methods_decorators_and_modules() {
+        let text = "import numpy as np\nimport pandas as pd\nfrom pydantic import validator\nfrom distutils.core import setup\n\
+                    x = np.float(1)\ndf = df.append(row)\npd.DataFrame.append(df, row)\n\
+                    class M:\n    @validator('a')\n    def check(cls, v): return v\n";
+        let versions = &[
+            ("numpy", "1.26.4"),
+            ("pandas", "2.2.0"),
+            ("pydantic", "2.5.0"),
+            ("python", "3.12"),
+        ];
+        let hits = run("python", text, versions);
+        let mut got = ids(&hits);
+        got.sort_unstable();
+        assert_eq!(
+            got,
+            [
+                "numpy-float",
+                "pandas-append",
+                "pandas-append",
+                "pandas-static-append",
+                "pydantic-validator",
+                "python-distutils"
+            ]
+        );
+        let old = &[
+            ("numpy", "1.23.5"),
+            ("pandas", "1.5.3"),
+            ("pydantic", "1.10.0"),
+            ("python", "3.11"),
+        ];
+        assert!(run("python", text, old).is_empty());
+    }
+
+    #[test]
+    fn required_and_destructured_bindings_resolve() {
+        let text = "const { render: r } = require('react-dom');\nr(app, root);\n";
+        let hits = run("js", text, &[("react-dom", "19.0.0")]);
+        let matched: Vec<_> = hits.iter().map(|h| h.matched.as_str()).collect();
+        assert_eq!(matched, ["react-dom.render", "react-dom.render"]);
+        let longer = "import numpy as np\nx = np.float64(1)\n";
+        assert!(run("python", longer, &[("numpy", "2.0.0")]).is_empty());
+    }
+
+    #[test]
+    fn methods_need_the_module_imported() {
+        let text = "rows = []\nrows.append(1)\n";
+        assert!(run("python", text, &[("pandas", "2.2.0")]).is_empty());
+    }
+
+    #[test]
+    fn methods_on_builtin_collections_are_not_library_calls() {
+        let text = "import pandas as pd\nrows = []\nrows.append(1)\ndf = pd.read_csv(p)\ndf = df.append(other)\n";
+        let hits = run("python", text, &[("pandas", "2.2.0")]);
+        let matched: Vec<_> = hits
+            .iter()
+            .map(|h| &text[h.span.start - 100..h.span.end - 100])
+            .collect();
+        assert_eq!(matched, ["df.append"]);
+    }
+
+    #[test]
+    fn decorator_from_another_module_does_not_match() {
+        let text = "from mylib import validator\n@validator\ndef f(): pass\n";
+        assert!(run("python", text, &[("pydantic", "2.5.0")]).is_empty());
+        let unbound = "import pydantic\n@validator\ndef f(): pass\n";
+        assert_eq!(
+            ids(&run("python", unbound, &[("pydantic", "2.5.0")])),
+            ["pydantic-validator"]
+        );
+    }
+
+    #[test]
+    fn rust_attributes_resolve_crate_paths() {
+        let text = "#[tokio::main]\nasync fn main() {}\n";
+        assert_eq!(
+            ids(&run("rust", text, &[("tokio", "1.38.0")])),
+            ["tokio-main"]
+        );
+        assert!(run("rust", text, &[("tokio", "0.2.25")]).is_empty());
+        assert!(run("rust", "#[main]\nfn main() {}\n", &[("tokio", "1.38.0")]).is_empty());
+    }
+
+    #[test]
+    fn yaml_uses_and_text_without_since() {
+        let text = "apiVersion: extensions/v1beta1\nsteps:\n  - uses: actions/checkout@v3\n  - uses: actions/checkout@v4\n\
+                    \x20 - uses: actions/checkout@8f4b7f84864484a7bf31766abe9204da3cbe65b3\n  - run: echo \"::set-output name=x::1\"\n";
+        let hits = run("yaml", text, &[]);
+        assert_eq!(
+            ids(&hits),
+            ["k8s-extensions-v1beta1", "checkout-old-node", "set-output"]
+        );
+        let set_output = &hits[2];
+        let file_text = &text[set_output.span.start - 100..set_output.span.end - 100];
+        assert_eq!(file_text, "::set-output");
+        assert!(run("yaml", "apiVersion: apps/v1\n", &[]).is_empty());
+        assert_eq!(
+            ids(&run("bash", "echo \"::set-output name=x::1\"\n", &[])),
+            ["set-output"]
+        );
+    }
+
+    #[test]
+    fn unknown_languages_match_no_block() {
+        let files = [file(
+            Ecosystem::Actions,
+            "x",
+            vec![change(
+                "svelte-only",
+                None,
+                Pattern::Text { text: "x".into() },
+                &["svelte"],
+            )],
+        )];
+        let changes = files
+            .iter()
+            .flat_map(|f| f.changes.iter().map(move |c| (f, c)));
+        let matcher = ApiMatcher::new(changes).expect("test patterns compile");
+        assert!(matcher.pattern_hits(&facts("bash", "echo x\n")).is_empty());
+    }
+
+    #[test]
+    fn bad_text_pattern_is_a_typed_error() {
+        let files = [file(
+            Ecosystem::Actions,
+            "x",
+            vec![change(
+                "bad",
+                None,
+                Pattern::Text { text: "(".into() },
+                &["yaml"],
+            )],
+        )];
+        let changes = files
+            .iter()
+            .flat_map(|f| f.changes.iter().map(move |c| (f, c)));
+        let error = ApiMatcher::new(changes).err();
+        assert_eq!(error.map(|e| e.id), Some("bad".to_owned()));
+    }
+
+    #[test]
+    fn java_class_imports_match_import_patterns() {
+        let files = [file(
+            Ecosystem::Maven,
+            "junit:junit",
+            vec![change(
+                "junit4-before",
+                Some("4.0"),
+                Pattern::Import {
+                    import: "org.junit.Before".into(),
+                },
+                &["java"],
+            )],
+        )];
+        let changes = files
+            .iter()
+            .flat_map(|f| f.changes.iter().map(move |c| (f, c)));
+        let matcher = ApiMatcher::new(changes).expect("test patterns compile");
+        let hit = |text| matcher.pattern_hits(&facts("java", text)).len();
+        assert_eq!(hit("import org.junit.Before;\n"), 1);
+        assert_eq!(hit("import org.junit.BeforeClass;\n"), 0);
+        assert_eq!(hit("import org.junit.jupiter.api.BeforeEach;\n"), 0);
+    }
+
+    #[test]
+    fn strongest_hit_per_site_wins() {
+        let hit = |id: &str, kind| ApiHit {
+            change_id: id.to_owned(),
+            kind,
+            span: Span { start: 1, end: 5 },
+            matched: "react-dom.render".to_owned(),
+            project_version: None,
+        };
+        let kept = keep_strongest(vec![
+            hit("render-deprecated", ChangeKind::Deprecated),
+            hit("render-removed", ChangeKind::Removed),
+        ]);
+        assert_eq!(ids(&kept), ["render-removed"]);
+    }
+
+    #[test]
+    fn pattern_hits_ignore_versions() {
+        let files = knowledge();
+        let changes = files
+            .iter()
+            .flat_map(|f| f.changes.iter().map(move |c| (f, c)));
+        let matcher = ApiMatcher::new(changes).expect("test patterns compile");
+        assert_eq!(
+            ids(&matcher.pattern_hits(&facts("jsx", REACT))),
+            ["react-dom-render"]
+        );
+    }
+}

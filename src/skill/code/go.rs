@@ -1,0 +1,141 @@
+//! Go: import specs, selector paths, calls, string contents.
+
+use tree_sitter::Node;
+
+use super::{
+    Access, Binding, CodeFacts, Import, MemberKind, MethodCall, Source, TextRun, unquote, walk,
+};
+
+const MEMBERS: &[MemberKind] = &[("selector_expression", "operand", "field")];
+const ROOTS: &[&str] = &["identifier"];
+
+/// Collects the facts of a Go tree.
+pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    walk(root, |node, place| match node.kind() {
+        "import_spec" => import(node, source, facts),
+        "selector_expression" if !place.is("selector_expression", "operand") => {
+            if let Some(mut path) = super::static_path(node, source, MEMBERS, ROOTS) {
+                let root = path.remove(0);
+                let call = place.is("call_expression", "function");
+                facts.accesses.push(Access {
+                    root,
+                    path,
+                    call,
+                    span: source.span(node),
+                });
+            }
+        }
+        "call_expression" => call(node, source, facts),
+        "interpreted_string_literal_content" | "raw_string_literal_content" => {
+            facts.texts.push(TextRun {
+                text: source.text(node).to_owned(),
+                span: source.span(node),
+            });
+        }
+        _ => {}
+    });
+}
+
+/// `"fmt"`, `r "github.com/x/y/v2"`; `_` and `.` imports bind nothing usable by name.
+fn import(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let Some(path) = node.child_by_field_name("path") else {
+        return;
+    };
+    let module = unquote(source.text(path)).to_owned();
+    let local = match node.child_by_field_name("name") {
+        Some(name) if name.kind() == "package_identifier" => Some(source.text(name).to_owned()),
+        Some(_) => None,
+        None => package_name(&module).map(str::to_owned),
+    };
+    if let Some(local) = local {
+        facts.bindings.push(Binding {
+            local,
+            module: module.clone(),
+            name: String::new(),
+        });
+    }
+    facts.imports.push(Import {
+        module,
+        names: Vec::new(),
+        wildcard: false,
+        span: source.span(node),
+    });
+}
+
+/// The package name Go infers from an import path: the last element, skipping a major
+/// version suffix (`github.com/x/y/v2` -> `y`).
+fn package_name(path: &str) -> Option<&str> {
+    let mut elements = path.rsplit('/');
+    let last = elements.next()?;
+    let is_major =
+        last.len() > 1 && last.starts_with('v') && last[1..].bytes().all(|b| b.is_ascii_digit());
+    if is_major {
+        elements.next()
+    } else {
+        Some(last)
+    }
+}
+
+/// A call of a plain name is an access; a call of a selector is also a method call.
+fn call(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let Some(function) = node.child_by_field_name("function") else {
+        return;
+    };
+    match function.kind() {
+        "identifier" => facts.accesses.push(Access {
+            root: source.text(function).to_owned(),
+            path: Vec::new(),
+            call: true,
+            span: source.span(function),
+        }),
+        "selector_expression" => {
+            if let Some(field) = function.child_by_field_name("field") {
+                let name = source.text(field).to_owned();
+                facts.method_calls.push(MethodCall {
+                    name,
+                    receiver: super::plain_receiver(function, "operand", source),
+                    span: source.span(function),
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{facts, spanned};
+
+    #[test]
+    fn import_specs_and_selectors() {
+        let text = "package main\nimport (\n  \"fmt\"\n  r \"github.com/x/y/v2\"\n  _ \"z\"\n  \"github.com/a/b/v3\"\n)\n\
+                    func main() { fmt.Println(\"s\"); r.Foo.Bar(); b.New() }\n";
+        let facts = facts("go", text);
+        let modules: Vec<_> = facts.imports.iter().map(|i| i.module.as_str()).collect();
+        assert_eq!(
+            modules,
+            ["fmt", "github.com/x/y/v2", "z", "github.com/a/b/v3"]
+        );
+        assert_eq!(
+            facts.resolve("fmt", &["Println".into()]).as_deref(),
+            Some("fmt.Println")
+        );
+        assert_eq!(
+            facts.resolve("r", &[]).as_deref(),
+            Some("github.com/x/y/v2")
+        );
+        assert_eq!(
+            facts.resolve("b", &[]).as_deref(),
+            Some("github.com/a/b/v3")
+        );
+        assert_eq!(facts.resolve("z", &[]), None);
+        let accesses: Vec<_> = facts
+            .accesses
+            .iter()
+            .map(|a| spanned(text, a.span))
+            .collect();
+        assert!(accesses.contains(&"fmt.Println"));
+        assert!(accesses.contains(&"r.Foo.Bar"));
+        assert!(facts.texts.iter().any(|t| t.text == "s"));
+    }
+}

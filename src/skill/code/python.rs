@@ -1,0 +1,273 @@
+//! Python: imports, attribute paths, calls, decorators, string contents.
+
+use tree_sitter::Node;
+
+use super::{
+    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MethodCall, Source, TextRun, walk,
+};
+
+/// Collects the facts of a Python tree.
+pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    walk(root, |node, place| match node.kind() {
+        "import_statement" => import(node, source, facts),
+        "import_from_statement" => import_from(node, source, facts),
+        "attribute" if !place.is("attribute", "object") => {
+            if let Some(mut path) = static_path(node, source) {
+                let root = path.remove(0);
+                let call = place.is("call", "function");
+                facts.accesses.push(Access {
+                    root,
+                    path,
+                    call,
+                    span: source.span(node),
+                });
+            }
+        }
+        "call" => call(node, source, facts),
+        "decorator" => decorator(node, source, facts),
+        "assignment" => collection(node, source, facts),
+        "string_content" => {
+            facts.texts.push(TextRun {
+                text: source.text(node).to_owned(),
+                span: source.span(node),
+            });
+        }
+        _ => {}
+    });
+}
+
+/// `import a.b`, `import numpy as np`: binds the first segment, or the alias.
+fn import(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let mut cursor = node.walk();
+    for name in node.children_by_field_name("name", &mut cursor) {
+        let (module, alias) = dotted_and_alias(name, source);
+        let binding = match alias {
+            Some(alias) => Binding {
+                local: alias,
+                module: module.clone(),
+                name: String::new(),
+            },
+            None => {
+                let first = module.split('.').next().unwrap_or_default().to_owned();
+                Binding {
+                    local: first.clone(),
+                    module: first,
+                    name: String::new(),
+                }
+            }
+        };
+        facts.bindings.push(binding);
+        let span = source.span(node);
+        facts.imports.push(Import {
+            module,
+            names: Vec::new(),
+            wildcard: false,
+            span,
+        });
+    }
+}
+
+/// `from a.b import c as d, e` and `from m import *`.
+fn import_from(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let Some(module) = node.child_by_field_name("module_name") else {
+        return;
+    };
+    let module = source.text(module).to_owned();
+    let mut names = Vec::new();
+    let mut cursor = node.walk();
+    for name in node.children_by_field_name("name", &mut cursor) {
+        let (name, alias) = dotted_and_alias(name, source);
+        let local = alias.clone().unwrap_or_else(|| name.clone());
+        facts.bindings.push(Binding {
+            local,
+            module: module.clone(),
+            name: name.clone(),
+        });
+        names.push(ImportedName { name, alias });
+    }
+    let mut cursor = node.walk();
+    let wildcard = node
+        .children(&mut cursor)
+        .any(|child| child.kind() == "wildcard_import");
+    facts.imports.push(Import {
+        module,
+        names,
+        wildcard,
+        span: source.span(node),
+    });
+}
+
+/// A `dotted_name` or an `aliased_import`'s name and alias.
+fn dotted_and_alias(node: Node<'_>, source: Source<'_>) -> (String, Option<String>) {
+    if node.kind() == "aliased_import" {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| source.text(n))
+            .unwrap_or_default();
+        let alias = node
+            .child_by_field_name("alias")
+            .map(|n| source.text(n).to_owned());
+        (name.to_owned(), alias)
+    } else {
+        (source.text(node).to_owned(), None)
+    }
+}
+
+/// A call of a plain name is an access; a call of an attribute is also a method call.
+fn call(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let Some(function) = node.child_by_field_name("function") else {
+        return;
+    };
+    match function.kind() {
+        "identifier" => facts.accesses.push(Access {
+            root: source.text(function).to_owned(),
+            path: Vec::new(),
+            call: true,
+            span: source.span(function),
+        }),
+        "attribute" => {
+            if let Some(name) = function.child_by_field_name("attribute") {
+                let name = source.text(name).to_owned();
+                facts.method_calls.push(MethodCall {
+                    name,
+                    receiver: super::plain_receiver(function, "object", source),
+                    span: source.span(function),
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `rows = []`, `seen: set[str] = set()`, `xs = [x for x in y]`: the name holds a
+/// built-in collection.
+fn collection(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let name = node
+        .child_by_field_name("left")
+        .filter(|n| n.kind() == "identifier");
+    let Some((name, value)) = name.zip(node.child_by_field_name("right")) else {
+        return;
+    };
+    let literal = matches!(
+        value.kind(),
+        "list"
+            | "dictionary"
+            | "set"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+    );
+    let constructor = value.kind() == "call"
+        && value
+            .child_by_field_name("function")
+            .is_some_and(|f| matches!(source.text(f), "list" | "dict" | "set"));
+    if literal || constructor {
+        facts.collections.push(source.text(name).to_owned());
+    }
+}
+
+/// `@name`, `@a.b`, `@a.b(args)`: the decorator's path without its arguments.
+fn decorator(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let Some(mut expression) = node.named_child(0) else {
+        return;
+    };
+    if expression.kind() == "call" {
+        let Some(function) = expression.child_by_field_name("function") else {
+            return;
+        };
+        expression = function;
+    }
+    if let Some(path) = static_path(expression, source) {
+        facts.decorators.push(Decorator {
+            path,
+            span: source.span(expression),
+        });
+    }
+}
+
+/// `a.b.c` as `["a", "b", "c"]`.
+fn static_path(node: Node<'_>, source: Source<'_>) -> Option<Vec<String>> {
+    super::static_path(
+        node,
+        source,
+        &[("attribute", "object", "attribute")],
+        &["identifier"],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{facts, spanned};
+
+    #[test]
+    fn imports_and_aliases() {
+        let text = "import numpy as np, os.path\nfrom a.b import c as d, e\nfrom m import *\n";
+        let facts = facts("python", text);
+        let modules: Vec<_> = facts.imports.iter().map(|i| i.module.as_str()).collect();
+        assert_eq!(modules, ["numpy", "os.path", "a.b", "m"]);
+        assert_eq!(facts.imports[2].names[0].name, "c");
+        assert_eq!(facts.imports[2].names[0].alias.as_deref(), Some("d"));
+        assert!(facts.imports[3].wildcard);
+        assert_eq!(facts.resolve("np", &[]).as_deref(), Some("numpy"));
+        assert_eq!(
+            facts.resolve("os", &["path".into()]).as_deref(),
+            Some("os.path")
+        );
+        assert_eq!(facts.resolve("d", &[]).as_deref(), Some("a.b.c"));
+        assert_eq!(facts.resolve("e", &[]).as_deref(), Some("a.b.e"));
+        assert_eq!(facts.resolve("unbound", &[]), None);
+        assert_eq!(
+            spanned(text, facts.imports[2].span),
+            "from a.b import c as d, e"
+        );
+    }
+
+    #[test]
+    fn member_paths_calls_and_methods() {
+        let text = "import pandas as pd\ndf = pd.DataFrame.append(x)\ndf.append(y)\nv = np.float\n";
+        let facts = facts("py", text);
+        let paths: Vec<_> = facts
+            .accesses
+            .iter()
+            .map(|a| {
+                (
+                    a.root.as_str(),
+                    a.path.join("."),
+                    a.call,
+                    spanned(text, a.span),
+                )
+            })
+            .collect();
+        assert!(paths.contains(&("pd", "DataFrame.append".into(), true, "pd.DataFrame.append")));
+        assert!(paths.contains(&("np", "float".into(), false, "np.float")));
+        // `pd.DataFrame` is part of the longer path, not a separate access.
+        assert!(!paths.iter().any(|p| p.1 == "DataFrame"));
+        let methods: Vec<_> = facts.method_calls.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(methods, ["append", "append"]);
+    }
+
+    #[test]
+    fn collections_and_receivers() {
+        let text = "rows = []\nseen: set[str] = set()\nsquares = [x * x for x in xs]\ndf = load()\nrows.append(1)\n";
+        let facts = facts("python", text);
+        assert_eq!(facts.collections, ["rows", "seen", "squares"]);
+        assert_eq!(facts.method_calls[0].receiver.as_deref(), Some("rows"));
+    }
+
+    #[test]
+    fn decorators_without_arguments() {
+        let text =
+            "@validator(\"x\")\ndef f(): pass\n\n@app.route(\"/\")\n@staticmethod\ndef g(): pass\n";
+        let facts = facts("python", text);
+        let decorators: Vec<_> = facts.decorators.iter().map(|d| d.path.join(".")).collect();
+        assert_eq!(decorators, ["validator", "app.route", "staticmethod"]);
+        assert_eq!(spanned(text, facts.decorators[1].span), "app.route");
+    }
+
+    #[test]
+    fn string_contents_are_text() {
+        let facts = facts("python", "print(\"::set-output name=x\")\n");
+        assert_eq!(facts.texts.len(), 1);
+        assert_eq!(facts.texts[0].text, "::set-output name=x");
+    }
+}
