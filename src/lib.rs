@@ -8,6 +8,7 @@ pub mod config;
 pub mod finding;
 pub mod knowledge;
 pub mod lint;
+pub mod project;
 pub mod render;
 pub mod skill;
 

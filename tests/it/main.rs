@@ -6,5 +6,6 @@ mod fences;
 mod formats;
 mod inputs;
 mod knowledge;
+mod project;
 mod rules;
 mod support;

@@ -1,0 +1,299 @@
+//! Version semantics per ecosystem: does a version meet a constraint, how do two versions
+//! order, and which versions can a constraint admit.
+//!
+//! Every function answers `None` when it cannot parse its input in the ecosystem's own
+//! syntax (`latest`, a git URL, a `${placeholder}`): "unknown" is never "no".
+//!
+//! - npm: `nodejs-semver` (node-semver's ranges); Composer constraints are rewritten to it.
+//! - Cargo: `semver` (Cargo's own crate).
+//! - PyPI: `pep440_rs`, plus Poetry's `^`/`~` syntax.
+//! - Go modules: semantic versions with a `v`; a requirement admits later versions of the
+//!   same major version (minimal version selection).
+//! - Maven and NuGet: [`maven`] ordering and interval ranges.
+//! - RubyGems: [`rubygems`], including `~>`.
+//! - Actions refs and Docker tags: dotted numbers; `v4` admits every `v4.x.y`.
+
+mod interval;
+mod maven;
+mod pep440;
+mod rubygems;
+
+use std::cmp::Ordering;
+
+use nodejs_semver::{Range, Version as NpmVersion};
+
+use self::interval::{Interval, Ranges};
+use self::maven::MavenVersion;
+use super::Ecosystem;
+
+/// Whether `version` meets `constraint` in the ecosystem's semantics.
+pub fn satisfies(ecosystem: Ecosystem, constraint: &str, version: &str) -> Option<bool> {
+    match ecosystem {
+        Ecosystem::Npm | Ecosystem::Composer => {
+            Some(npm_range(ecosystem, constraint)?.satisfies(&npm_version(version)?))
+        }
+        Ecosystem::Cargo => {
+            let req = semver::VersionReq::parse(constraint.trim()).ok()?;
+            Some(req.matches(&semver::Version::parse(version.trim()).ok()?))
+        }
+        Ecosystem::Pypi => pep440::satisfies(constraint, version),
+        Ecosystem::Rubygems => rubygems::satisfies(constraint, version),
+        _ => with_ranges(ecosystem, constraint, version, Question::Contains),
+    }
+}
+
+/// How two versions order in the ecosystem.
+pub fn compare(ecosystem: Ecosystem, a: &str, b: &str) -> Option<Ordering> {
+    match ecosystem {
+        Ecosystem::Npm | Ecosystem::Composer => Some(npm_version(a)?.cmp(&npm_version(b)?)),
+        Ecosystem::Cargo => Some(loose_semver(a)?.cmp(&loose_semver(b)?)),
+        Ecosystem::Go => Some(go_version(a)?.cmp(&go_version(b)?)),
+        Ecosystem::Pypi => Some(pep440::parse_version(a)?.cmp(&pep440::parse_version(b)?)),
+        Ecosystem::Maven | Ecosystem::Nuget => {
+            Some(MavenVersion::parse(a).cmp(&MavenVersion::parse(b)))
+        }
+        Ecosystem::Rubygems => {
+            let (a, b) = (
+                rubygems::GemVersion::parse(a)?,
+                rubygems::GemVersion::parse(b)?,
+            );
+            Some(a.cmp(&b))
+        }
+        Ecosystem::Actions | Ecosystem::Docker => Some(dotted(a)?.cmp(&dotted(b)?)),
+    }
+}
+
+/// Whether `constraint` admits some version at or above `floor`.
+///
+/// A skill written for React 19 (`floor` 19) against a project constrained to `^18.2`
+/// answers `false`: the project cannot be on the skill's version.
+pub fn admits_at_least(ecosystem: Ecosystem, constraint: &str, floor: &str) -> Option<bool> {
+    match ecosystem {
+        Ecosystem::Npm | Ecosystem::Composer | Ecosystem::Cargo => {
+            let range = npm_range(ecosystem, constraint)?;
+            let floor = Range::parse(format!(">={}", npm_version(floor)?)).ok()?;
+            Some(range.allows_any(&floor))
+        }
+        _ => with_ranges(ecosystem, constraint, floor, Question::AtLeast),
+    }
+}
+
+/// Whether `constraint` admits some version below `ceiling`.
+///
+/// A skill that needs Python 3.12 (`ceiling` 3.12) against a project that declares
+/// `requires-python = ">=3.9"` answers `true`: the project must keep working on versions
+/// the skill's advice breaks.
+pub fn admits_below(ecosystem: Ecosystem, constraint: &str, ceiling: &str) -> Option<bool> {
+    match ecosystem {
+        Ecosystem::Npm | Ecosystem::Composer | Ecosystem::Cargo => {
+            let range = npm_range(ecosystem, constraint)?;
+            let below = Range::parse(format!("<{}", npm_version(ceiling)?)).ok()?;
+            Some(range.allows_any(&below))
+        }
+        _ => with_ranges(ecosystem, constraint, ceiling, Question::Below),
+    }
+}
+
+/// The ecosystem whose version semantics a runtime's versions follow
+/// (`python` -> PyPI, `node` -> npm, `rust` -> Cargo, ...).
+pub fn runtime_ecosystem(runtime: &str) -> Option<Ecosystem> {
+    Some(match runtime {
+        "python" => Ecosystem::Pypi,
+        "node" | "bun" | "deno" => Ecosystem::Npm,
+        "rust" => Ecosystem::Cargo,
+        "go" => Ecosystem::Go,
+        "java" | "dotnet" => Ecosystem::Maven,
+        "ruby" => Ecosystem::Rubygems,
+        "php" => Ecosystem::Composer,
+        _ => return None,
+    })
+}
+
+/// An npm range; Cargo and Composer constraints are rewritten into npm's syntax, which
+/// shares their caret, tilde and wildcard semantics once the differences are spelled out.
+fn npm_range(ecosystem: Ecosystem, constraint: &str) -> Option<Range> {
+    let text = match ecosystem {
+        Ecosystem::Cargo => cargo_as_npm(constraint)?,
+        Ecosystem::Composer => composer_as_npm(constraint),
+        _ => npm_alias_range(constraint).to_string(),
+    };
+    Range::parse(text.trim()).ok()
+}
+
+/// `npm:other@^1.2` (an alias) -> `^1.2`.
+fn npm_alias_range(constraint: &str) -> &str {
+    match constraint.trim().strip_prefix("npm:") {
+        Some(alias) => alias
+            .get(1..)
+            .and_then(|s| s.split_once('@'))
+            .map_or(alias, |(_, r)| r),
+        None => constraint,
+    }
+}
+
+/// Cargo's comparators, each written with its operator (a bare `1.2` is `^1.2`).
+fn cargo_as_npm(constraint: &str) -> Option<String> {
+    let req = semver::VersionReq::parse(constraint.trim()).ok()?;
+    let parts: Vec<String> = req.comparators.iter().map(ToString::to_string).collect();
+    Some(if parts.is_empty() {
+        "*".to_string()
+    } else {
+        parts.join(" ")
+    })
+}
+
+/// Composer: `,` and space mean AND, `|`/`||` OR; `~1.2` means `>=1.2 <2.0` (npm's `~1.2`
+/// would stop at 1.3); `v` prefixes and `@stability` flags are dropped.
+fn composer_as_npm(constraint: &str) -> String {
+    let alternatives: Vec<String> = constraint
+        .split('|')
+        .filter(|a| !a.trim().is_empty())
+        .map(|alternative| {
+            alternative
+                .split([',', ' '])
+                .filter(|p| !p.is_empty())
+                .map(composer_part)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    alternatives.join(" || ")
+}
+
+fn composer_part(part: &str) -> String {
+    let part = part.split('@').next().unwrap_or(part);
+    let (op, version) = part.split_at(part.find(|c: char| c.is_ascii_digit()).unwrap_or(0));
+    let op = op.trim_end_matches('v');
+    let numbers: Vec<&str> = version.split('.').collect();
+    match (op, numbers.as_slice()) {
+        ("~", [major, minor]) => match major.parse::<u64>() {
+            Ok(m) => format!(">={major}.{minor}.0 <{}.0.0", m + 1),
+            Err(_) => format!("{op}{version}"),
+        },
+        _ => format!("{op}{version}"),
+    }
+}
+
+/// An npm version, accepting the partial (`18`, `3.12`) and `v`-prefixed forms people write.
+fn npm_version(text: &str) -> Option<NpmVersion> {
+    let text = text.trim().trim_start_matches(['v', '=']);
+    NpmVersion::parse(pad_release(text)).ok()
+}
+
+/// A semantic version, padding `1` and `1.2` to three numbers.
+fn loose_semver(text: &str) -> Option<semver::Version> {
+    semver::Version::parse(&pad_release(text.trim().trim_start_matches('v'))).ok()
+}
+
+/// Pads the release part of a version to three numbers, keeping any suffix.
+fn pad_release(text: &str) -> String {
+    let end = text.find(['-', '+']).unwrap_or(text.len());
+    let (release, suffix) = text.split_at(end);
+    let count = release.split('.').count();
+    let padding = ".0".repeat(3usize.saturating_sub(count));
+    format!("{release}{padding}{suffix}")
+}
+
+/// A Go module version (`v1.2.3`, `v0.0.0-2023...-abcdef`, `v2.0.0+incompatible`) or a Go
+/// release (`1.21`, `1.21.3`, `1.22rc1`).
+fn go_version(text: &str) -> Option<semver::Version> {
+    let text = text.trim().trim_start_matches("go").trim_start_matches('v');
+    let text = text.trim_end_matches("+incompatible");
+    let split = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .filter(|_| !text.contains('-'));
+    let padded = match split {
+        Some(i) => format!("{}-{}", pad_release(&text[..i]), &text[i..]),
+        None => pad_release(text),
+    };
+    semver::Version::parse(&padded).ok()
+}
+
+/// The leading dotted numbers of a ref or tag: `v4.1` -> `[4, 1]`, `3.12-slim` -> `[3, 12]`.
+fn dotted(text: &str) -> Option<Vec<u64>> {
+    let text = text.trim().trim_start_matches('v');
+    let end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let numbers: Option<Vec<u64>> = text[..end].split('.').map(|n| n.parse().ok()).collect();
+    numbers.filter(|n| !n.is_empty())
+}
+
+/// A question about the versions a constraint admits.
+#[derive(Clone, Copy)]
+enum Question {
+    Contains,
+    AtLeast,
+    Below,
+}
+
+fn ask<V: Ord + Clone>(ranges: &Ranges<V>, question: Question, version: &V) -> bool {
+    match question {
+        Question::Contains => ranges.contains(version),
+        Question::AtLeast => ranges.admits_at_least(version),
+        Question::Below => ranges.admits_below(version),
+    }
+}
+
+/// Parses the constraint and the version in an ecosystem whose ranges are built here, then
+/// asks the question.
+fn with_ranges(
+    ecosystem: Ecosystem,
+    constraint: &str,
+    version: &str,
+    question: Question,
+) -> Option<bool> {
+    match ecosystem {
+        Ecosystem::Maven | Ecosystem::Nuget => {
+            let ranges = maven::parse_ranges(constraint, ecosystem == Ecosystem::Nuget)?;
+            Some(ask(&ranges, question, &MavenVersion::parse(version)))
+        }
+        Ecosystem::Rubygems => {
+            let ranges = rubygems::parse_ranges(constraint)?;
+            Some(ask(
+                &ranges,
+                question,
+                &rubygems::GemVersion::parse(version)?,
+            ))
+        }
+        Ecosystem::Go => Some(ask(
+            &go_ranges(constraint)?,
+            question,
+            &go_version(version)?,
+        )),
+        Ecosystem::Actions | Ecosystem::Docker => Some(ask(
+            &prefix_ranges(constraint)?,
+            question,
+            &dotted(version)?,
+        )),
+        Ecosystem::Pypi => Some(ask(
+            &pep440::parse_ranges(constraint)?,
+            question,
+            &pep440::parse_version(version)?,
+        )),
+        Ecosystem::Npm | Ecosystem::Composer | Ecosystem::Cargo => None,
+    }
+}
+
+/// A `go.mod` requirement is a minimum within its major version: `v1.2.3` admits
+/// `[1.2.3, 2.0.0)`, and `v0.x` shares its module path with `v1`.
+fn go_ranges(constraint: &str) -> Option<Ranges<semver::Version>> {
+    let minimum = go_version(constraint)?;
+    let next_major = minimum.major.max(1) + 1;
+    let mut upper = semver::Version::new(next_major, 0, 0);
+    upper.pre = semver::Prerelease::new("0").ok()?;
+    Some(Ranges::one(Interval::between(minimum, true, upper, false)))
+}
+
+/// A ref or tag admits the versions it prefixes: `v4` admits `4.x.y`, `3.12` admits `3.12.x`.
+fn prefix_ranges(constraint: &str) -> Option<Ranges<Vec<u64>>> {
+    let lower = dotted(constraint)?;
+    let mut upper = lower.clone();
+    if let Some(last) = upper.last_mut() {
+        *last += 1;
+    }
+    Some(Ranges::one(Interval::between(lower, true, upper, false)))
+}
+
+#[cfg(test)]
+mod tests;

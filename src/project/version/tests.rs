@@ -1,0 +1,198 @@
+//! Hand-checked cases for every ecosystem's semantics.
+
+use std::cmp::Ordering;
+
+use super::*;
+use crate::project::Ecosystem::{
+    Actions, Cargo, Composer, Docker, Go, Maven, Npm, Nuget, Pypi, Rubygems,
+};
+
+#[test]
+fn npm_ranges() {
+    assert_eq!(satisfies(Npm, "^18.2.0", "18.3.1"), Some(true));
+    assert_eq!(satisfies(Npm, "^18.2.0", "19.0.0"), Some(false));
+    // `^0.x` stops at the next minor.
+    assert_eq!(satisfies(Npm, "^0.2.3", "0.2.9"), Some(true));
+    assert_eq!(satisfies(Npm, "^0.2.3", "0.3.0"), Some(false));
+    // Prereleases only match a range that names the same release.
+    assert_eq!(satisfies(Npm, "^19.0.0", "19.1.0-rc.1"), Some(false));
+    assert_eq!(satisfies(Npm, "^19.1.0-rc.0", "19.1.0-rc.1"), Some(true));
+    assert_eq!(satisfies(Npm, "18", "18.2.0"), Some(true));
+    assert_eq!(satisfies(Npm, ">=1.2 <2 || 3.x", "3.4.0"), Some(true));
+    assert_eq!(satisfies(Npm, "npm:react@^18", "18.1.0"), Some(true));
+    assert_eq!(satisfies(Npm, "workspace:*", "1.0.0"), None);
+    assert_eq!(satisfies(Npm, "github:user/repo", "1.0.0"), None);
+}
+
+#[test]
+fn npm_floor_and_ceiling() {
+    // Skill says React 19; project constrained to ^18.2: it cannot be on 19.
+    assert_eq!(admits_at_least(Npm, "^18.2.0", "19"), Some(false));
+    assert_eq!(admits_at_least(Npm, ">=18", "19"), Some(true));
+    // Skill needs Node 20; project supports >=18.
+    assert_eq!(admits_below(Npm, ">=18", "20"), Some(true));
+    assert_eq!(admits_below(Npm, ">=20.1", "20"), Some(false));
+}
+
+#[test]
+fn cargo_requirements() {
+    assert_eq!(satisfies(Cargo, "1.2", "1.9.0"), Some(true));
+    assert_eq!(satisfies(Cargo, "0.2", "0.3.0"), Some(false));
+    assert_eq!(satisfies(Cargo, "~1.2.3", "1.3.0"), Some(false));
+    assert_eq!(satisfies(Cargo, ">=1.0, <1.5", "1.4.9"), Some(true));
+    assert_eq!(satisfies(Cargo, "=1.0.0", "1.0.0-alpha"), Some(false));
+    assert_eq!(admits_at_least(Cargo, "0.2", "1"), Some(false));
+    assert_eq!(admits_at_least(Cargo, "1", "1.30"), Some(true));
+    assert_eq!(admits_below(Cargo, "1.70", "1.75"), Some(true));
+    assert_eq!(compare(Cargo, "1.75", "1.75.0"), Some(Ordering::Equal));
+}
+
+#[test]
+fn pypi_specifiers() {
+    assert_eq!(satisfies(Pypi, ">=4.2,<5", "4.2.11"), Some(true));
+    assert_eq!(satisfies(Pypi, ">=4.2,<5", "5.0"), Some(false));
+    // Python 3.12+ skill vs requires-python >=3.9: the project supports older versions.
+    assert_eq!(admits_below(Pypi, ">=3.9", "3.12"), Some(true));
+    assert_eq!(admits_below(Pypi, ">=3.12", "3.12"), Some(false));
+    assert_eq!(admits_at_least(Pypi, "<2", "2"), Some(false));
+    assert_eq!(admits_at_least(Pypi, "^1.10", "2.0"), Some(false));
+    assert_eq!(compare(Pypi, "1.0.dev1", "1.0a1"), Some(Ordering::Less));
+    assert_eq!(compare(Pypi, "1.0", "1.0.post1"), Some(Ordering::Less));
+    assert_eq!(compare(Pypi, "1!0.1", "2024.1"), Some(Ordering::Greater));
+}
+
+#[test]
+fn go_modules() {
+    assert_eq!(satisfies(Go, "v1.9.0", "v1.10.2"), Some(true));
+    assert_eq!(satisfies(Go, "v1.9.0", "v1.8.0"), Some(false));
+    assert_eq!(satisfies(Go, "v1.9.0", "v2.0.0"), Some(false));
+    assert_eq!(
+        compare(Go, "v0.0.0-20230101000000-abcdef123456", "v0.1.0"),
+        Some(Ordering::Less)
+    );
+    assert_eq!(
+        compare(Go, "v2.0.0+incompatible", "v2.0.0"),
+        Some(Ordering::Equal)
+    );
+    // `go` directives and toolchains.
+    assert_eq!(compare(Go, "1.21", "1.21.0"), Some(Ordering::Equal));
+    assert_eq!(compare(Go, "go1.22rc1", "1.22"), Some(Ordering::Less));
+    assert_eq!(admits_below(Go, "1.21", "1.22"), Some(true));
+}
+
+#[test]
+fn maven_and_nuget() {
+    assert_eq!(satisfies(Maven, "[5.0,6.0)", "5.3.31"), Some(true));
+    assert_eq!(satisfies(Maven, "3.2.0", "3.2.0.RELEASE"), Some(true));
+    assert_eq!(compare(Maven, "3.2.0-RC1", "3.2.0"), Some(Ordering::Less));
+    assert_eq!(admits_at_least(Maven, "2.7.18", "3"), Some(false));
+    assert_eq!(satisfies(Maven, "${spring.version}", "6.0"), None);
+    assert_eq!(satisfies(Nuget, "6.0.0", "8.0.1"), Some(true));
+    assert_eq!(satisfies(Nuget, "[6.0,7.0)", "7.0.0"), Some(false));
+}
+
+#[test]
+fn rubygems_and_composer() {
+    assert_eq!(satisfies(Rubygems, "~> 7.1", "7.2.0"), Some(true));
+    assert_eq!(satisfies(Rubygems, "~> 7.1.0", "7.2.0"), Some(false));
+    assert_eq!(admits_at_least(Rubygems, "~> 6.1", "7"), Some(false));
+    assert_eq!(satisfies(Composer, "^10.0", "10.48.4"), Some(true));
+    // Composer's `~1.2` reaches up to 2.0, unlike npm's.
+    assert_eq!(satisfies(Composer, "~1.2", "1.9.0"), Some(true));
+    assert_eq!(satisfies(Npm, "~1.2", "1.9.0"), Some(false));
+    assert_eq!(satisfies(Composer, "^7.4 || ^8.0", "8.2.1"), Some(true));
+    assert_eq!(satisfies(Composer, ">=8.1,<8.3", "8.3.0"), Some(false));
+}
+
+#[test]
+fn actions_refs_and_docker_tags() {
+    assert_eq!(satisfies(Actions, "v4", "v4.1.7"), Some(true));
+    assert_eq!(satisfies(Actions, "v3", "v4.0.0"), Some(false));
+    assert_eq!(admits_at_least(Actions, "v3", "4"), Some(false));
+    assert_eq!(satisfies(Actions, "main", "v4"), None);
+    assert_eq!(satisfies(Docker, "3.12-slim", "3.12.4"), Some(true));
+    assert_eq!(compare(Docker, "3.9", "3.12"), Some(Ordering::Less));
+}
+
+#[test]
+fn runtimes_map_to_ecosystems() {
+    assert_eq!(runtime_ecosystem("python"), Some(Pypi));
+    assert_eq!(runtime_ecosystem("node"), Some(Npm));
+    assert_eq!(runtime_ecosystem("cobol"), None);
+}
+
+/// Inputs that are wrong in every way a manifest can be wrong.
+const HOSTILE: &[&str] = &[
+    "",
+    " ",
+    "*",
+    "^",
+    "~",
+    "~>",
+    "=",
+    "!=",
+    "[",
+    "]",
+    "(",
+    ")",
+    "[1,2)]",
+    "[1,2)\u{e9}]",
+    "(,)",
+    "[,1",
+    "v",
+    "vv1",
+    "1..2",
+    ".1",
+    "1.",
+    "-1",
+    "1-",
+    "+",
+    "1+",
+    "@",
+    "npm:",
+    "npm:@",
+    "${x}",
+    "$(",
+    "||",
+    "|",
+    ",",
+    ">=",
+    "<",
+    "1 - 2",
+    "x.y.z",
+    "\u{e9}1",
+    "1\u{e9}",
+    "~=1",
+    "===",
+    "==1.*.2",
+    "99999999999999999999999",
+    "1.2.3.4.5.6",
+    "go1.2rc",
+    "1.0-",
+    "0!",
+    "1!",
+    "~1.2.3-beta",
+    "^0.0",
+    ">1 <",
+    "~> 1, ",
+    "latest",
+    "lts/*",
+    "a\u{0}b",
+];
+
+#[test]
+fn hostile_input_never_panics() {
+    let ecosystems = [
+        Npm, Cargo, Pypi, Go, Maven, Rubygems, Composer, Nuget, Actions, Docker,
+    ];
+    for ecosystem in ecosystems {
+        for a in HOSTILE {
+            for b in HOSTILE {
+                let _ = satisfies(ecosystem, a, b);
+                let _ = compare(ecosystem, a, b);
+                let _ = admits_at_least(ecosystem, a, b);
+                let _ = admits_below(ecosystem, a, b);
+            }
+        }
+    }
+}
