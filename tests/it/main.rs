@@ -9,3 +9,4 @@ mod knowledge;
 mod project;
 mod rules;
 mod support;
+mod tokens;
