@@ -7,10 +7,12 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{Config, FailOn};
+use crate::eval::{EvalArgs, EvalError, TasksCheckArgs};
 use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES, Rule, Selection};
 use crate::render::{self, Format, Report, Style, Summary};
 use crate::skill::Skill;
+use crate::verdict;
 
 /// Decide whether an agent skill should be injected into an agent working on your repository.
 ///
@@ -53,6 +55,66 @@ enum Command {
         /// A rule code (SG201) or name (body-too-many-tokens).
         code: String,
     },
+    /// Run an agent on tasks with and without the skill, paired and length-matched, and
+    /// decide inject or skip from the outcomes.
+    ///
+    /// Every finished cell is appended to RUN_DIR/cells.jsonl; `--resume RUN_DIR` finishes an
+    /// interrupted run without repeating a cell. `skillgate report RUN_DIR` re-renders it.
+    ///
+    /// Examples:
+    ///   skillgate eval SKILL.md --repo . --tasks tasks/ --agent claude-code --seeds 3
+    ///   skillgate eval SKILL.md --repo . --tasks tasks/ --agent command --agent-cmd ./agent.sh --backend local
+    ///   skillgate eval SKILL.md --repo . --tasks tasks/ --agent codex --sequential --max-seeds 6
+    Eval(Box<EvalCommand>),
+    /// Work with evaluation tasks.
+    Tasks {
+        #[command(subcommand)]
+        command: TasksCommand,
+    },
+    /// Render the verdict of an evaluation run from its run directory alone.
+    Report(ReportArgs),
+}
+
+#[derive(Debug, Subcommand)]
+enum TasksCommand {
+    /// Validate tasks and prove each one discriminates: its verifier fails on the untouched
+    /// repository and passes after its solution.
+    Check(TasksCheckArgs),
+}
+
+#[derive(Debug, Args)]
+struct EvalCommand {
+    #[command(flatten)]
+    eval: EvalArgs,
+    /// Configuration file [default: skillgate.toml at the repository root, if present].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Run seed rounds and stop as soon as the verdict cannot change.
+    #[arg(long)]
+    sequential: bool,
+    /// Most seed rounds in sequential mode.
+    #[arg(long, value_name = "N", default_value_t = 6, requires = "sequential")]
+    max_seeds: u32,
+}
+
+#[derive(Debug, Args)]
+struct ReportArgs {
+    /// A run directory written by `skillgate eval`.
+    run_dir: PathBuf,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = ReportFormat::Human)]
+    format: ReportFormat,
+    /// Configuration file for the verdict policy [default: the one recorded with the run].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ReportFormat {
+    Human,
+    Json,
+    Markdown,
+    Html,
 }
 
 #[derive(Debug, Args)]
@@ -96,6 +158,8 @@ enum ColorChoice {
     Never,
 }
 
+mod evaluate;
+
 /// Exit status for usage and input errors.
 const EXIT_INPUT: u8 = 2;
 
@@ -116,6 +180,20 @@ pub fn main() -> ExitCode {
             Some(rule) => print(&rule_text(rule)),
             None => fail(&format!("no rule {code:?}; `skillgate rules` lists them")),
         },
+        Command::Eval(command) => finish(evaluate::run(*command)),
+        Command::Tasks {
+            command: TasksCommand::Check(args),
+        } => finish(evaluate::tasks_check(&args)),
+        Command::Report(args) => finish(evaluate::report(&args)),
+    }
+}
+
+/// Exit status of an evaluation command: its own, 130 after Ctrl-C, 2 on any error.
+fn finish(result: Result<ExitCode, EvalError>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(EvalError::Interrupted) => ExitCode::from(130),
+        Err(e) => fail(&e.to_string()),
     }
 }
 
@@ -167,10 +245,12 @@ fn check(args: &CheckArgs) -> ExitCode {
                 Some(b) => b.filter_new(findings),
                 None => findings,
             };
+            let verdict = Some(verdict::decide(&config.verdict, &findings, None));
             Report {
                 skill,
                 summary: Summary::of(skill),
                 findings,
+                verdict,
             }
         })
         .collect();

@@ -34,6 +34,15 @@ pub struct Config {
     /// Frontmatter policy.
     #[serde(default)]
     pub frontmatter: FrontmatterPolicy,
+    /// Defaults for `skillgate eval`.
+    #[serde(default)]
+    pub eval: crate::eval::EvalConfig,
+    /// How evaluation figures become intervals.
+    #[serde(default)]
+    pub stats: crate::stats::StatsOptions,
+    /// When the verdict is `inject`.
+    #[serde(default)]
+    pub verdict: crate::verdict::VerdictPolicy,
 }
 
 /// When a run fails.
@@ -139,7 +148,7 @@ impl Config {
 
     /// Parse configuration text; `path` is only used in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
-        toml::from_str(text).map_err(|e| {
+        let config: Config = toml::from_str(text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
             let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
             ConfigError::Invalid {
@@ -149,7 +158,18 @@ impl Config {
                     .unwrap_or(u32::MAX),
                 message: e.message().trim().to_owned(),
             }
-        })
+        })?;
+        let invalid = |message: String| ConfigError::Invalid {
+            path: path.to_owned(),
+            line: 1,
+            column: 1,
+            message,
+        };
+        config
+            .verdict
+            .validate()
+            .map_err(|e| invalid(e.to_string()))?;
+        Ok(config)
     }
 
     /// Find `skillgate.toml` at the repository root, if there is one.

@@ -5,11 +5,14 @@
 //! [`finding::Finding`]s, and [`render`] turns those into every output format.
 
 pub mod config;
+pub mod eval;
 pub mod finding;
 pub mod knowledge;
 pub mod lint;
 pub mod project;
 pub mod render;
 pub mod skill;
+pub mod stats;
+pub mod verdict;
 
 pub mod cli;

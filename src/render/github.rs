@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{Report, display};
+use super::{Report, display, verdict_label};
 use crate::finding::Severity;
 
 pub(super) fn render(reports: &[Report<'_>]) -> String {
@@ -39,6 +39,18 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
             let _ = write!(message, "\nhelp: {help}");
         }
         let _ = writeln!(out, "::{command} {props}::{}", data(&message));
+    }
+    for report in reports {
+        if let Some(v) = &report.verdict {
+            let title = property(&format!("skillgate verdict: {}", verdict_label(v)));
+            let message = format!(
+                "{}: {}\n{}",
+                report.summary.path,
+                verdict_label(v),
+                v.reasons.join("\n")
+            );
+            let _ = writeln!(out, "::notice title={title}::{}", data(&message));
+        }
     }
     out
 }

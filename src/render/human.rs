@@ -8,7 +8,7 @@ use miette::{
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 
-use super::{Report, Style, display, plural};
+use super::{Report, Style, display, plural, verdict_label};
 use crate::finding::{Finding, Severity};
 
 pub(super) fn render(reports: &[Report<'_>], style: Style) -> String {
@@ -45,6 +45,12 @@ pub(super) fn render(reports: &[Report<'_>], style: Style) -> String {
             plural(w, "warning"),
             plural(i, "info"),
         );
+        if let Some(v) = &report.verdict {
+            let _ = writeln!(out, "verdict: {}", verdict_label(v));
+            for reason in &v.reasons {
+                let _ = writeln!(out, "  - {reason}");
+            }
+        }
     }
     out
 }

@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::{Report, Summary, display};
 use crate::finding::Finding;
+use crate::verdict::Verdict;
 
 /// Version of the JSON contract.
 pub const SCHEMA: u32 = 1;
@@ -13,6 +14,8 @@ struct Document<'a> {
     schema: u32,
     skill: &'a Summary,
     findings: Vec<JsonFinding<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdict: Option<&'a Verdict>,
 }
 
 #[derive(Serialize)]
@@ -70,6 +73,7 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
         schema: SCHEMA,
         skill: &r.summary,
         findings: r.findings.iter().map(JsonFinding::from).collect(),
+        verdict: r.verdict.as_ref(),
     });
     let mut out = String::new();
     if reports.len() == 1 {

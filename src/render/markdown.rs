@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{Report, display, plural};
+use super::{Report, display, plural, verdict_label};
 use crate::finding::Severity;
 
 pub(super) fn render(reports: &[Report<'_>]) -> String {
@@ -44,6 +44,13 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
                     cell(&display(&l.path)),
                     l.line
                 );
+            }
+            out.push('\n');
+        }
+        if let Some(v) = &report.verdict {
+            let _ = writeln!(out, "**Verdict: {}**\n", verdict_label(v));
+            for reason in &v.reasons {
+                let _ = writeln!(out, "- {}", cell(reason));
             }
             out.push('\n');
         }

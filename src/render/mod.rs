@@ -2,7 +2,9 @@
 //! facts.
 
 mod concise;
+pub mod eval_table;
 mod github;
+pub mod html;
 mod human;
 mod json;
 mod markdown;
@@ -14,6 +16,7 @@ use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
 use crate::skill::{Skill, SourceFile};
+use crate::verdict::{Basis, Decision, Verdict};
 
 /// Output formats of `skillgate check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -41,6 +44,8 @@ pub struct Report<'a> {
     pub summary: Summary,
     /// The findings that count, sorted.
     pub findings: Vec<Finding>,
+    /// The inject-or-skip decision, when one was made.
+    pub verdict: Option<Verdict>,
 }
 
 /// Size facts about a skill.
@@ -132,6 +137,19 @@ pub fn render(format: Format, reports: &[Report<'_>], style: Style) -> String {
         Format::Github => github::render(reports),
         Format::Markdown => markdown::render(reports),
     }
+}
+
+/// "skip (static)" and the like.
+fn verdict_label(v: &Verdict) -> String {
+    let decision = match v.decision {
+        Decision::Inject => "inject",
+        Decision::Skip => "skip",
+    };
+    let basis = match v.basis {
+        Basis::Static => "static",
+        Basis::Eval => "evaluated",
+    };
+    format!("{decision} ({basis})")
 }
 
 /// A path as shown in output: forward slashes on every platform.

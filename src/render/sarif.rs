@@ -110,6 +110,12 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
             },
             "columnKind": "unicodeCodePoints",
             "results": results,
+            "properties": {
+                "verdicts": reports.iter().filter_map(|r| {
+                    let v = r.verdict.as_ref()?;
+                    Some(json!({ "skill": r.summary.path, "verdict": v }))
+                }).collect::<Vec<_>>(),
+            },
         }]
     });
     let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();

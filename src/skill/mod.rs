@@ -11,7 +11,11 @@ pub mod tokens;
 
 use std::fs;
 use std::io::Read;
+use std::ops::Range;
 use std::path::{Component, Path, PathBuf};
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 pub use error::LoadError;
 pub use frontmatter::Frontmatter;
@@ -24,6 +28,12 @@ pub const MAX_FILE_BYTES: u64 = 5 * 1024 * 1024;
 const MAX_ENTRIES: usize = 10_000;
 /// How deep enumeration goes below the skill folder.
 const MAX_DEPTH: usize = 8;
+
+/// Words that make a line a prohibition ("don't", "never", "avoid", "must not", ...).
+pub static PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(don['’]t|do not|never|avoid|must not|mustn['’]t|should not|shouldn['’]t|no longer use|refrain from)\b")
+        .expect("valid regex")
+});
 
 /// A parsed skill.
 #[derive(Debug)]
@@ -110,6 +120,14 @@ impl Skill {
     /// The `name` from the frontmatter, if present.
     pub fn name(&self) -> Option<&str> {
         self.frontmatter.name.as_ref().map(|f| f.value.as_str())
+    }
+
+    /// Prose lines of the body that state a prohibition, as byte ranges in SKILL.md.
+    pub fn prohibition_lines(&self) -> impl Iterator<Item = &Range<usize>> {
+        self.body
+            .prose_lines
+            .iter()
+            .filter(|l| PROHIBITION.is_match(&self.source.text[(*l).clone()]))
     }
 
     /// A file of the folder by its relative path.

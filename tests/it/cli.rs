@@ -1,6 +1,6 @@
 //! Command-line behaviour: exit codes, selection, configuration, suppressions, baselines.
 
-use super::support::{manifest, run, run_in, tree};
+use super::support::{finding_lines, manifest, run, run_in, tree};
 
 const NOISY: &str = "As of 2024 the latest version is fine.\nNever guess.\n";
 
@@ -54,7 +54,8 @@ fn select_and_ignore_take_codes_and_prefixes() {
         let mut args = vec!["check", "s", "--format", "concise"];
         args.extend_from_slice(extra);
         let (_, out, _) = run_in(dir.path(), &args);
-        out.lines()
+        finding_lines(&out)
+            .into_iter()
             .map(|l| l.split(' ').nth(1).unwrap_or_default().to_owned())
             .collect::<Vec<_>>()
     };
@@ -110,7 +111,7 @@ fn suppressions_need_a_reason() {
     let body = "<!-- skillgate-ignore SG303: the date is part of a quoted changelog -->\nAs of 2024 it works.\n\n<!-- skillgate-ignore SG303 -->\nCurrently it works.\nNever guess.\n";
     let dir = tree(&[("s/SKILL.md", &manifest("s", body))]);
     let (_, out, _) = run_in(dir.path(), &["check", "s", "--format", "concise"]);
-    let lines: Vec<_> = out.lines().collect();
+    let lines = finding_lines(&out);
     assert_eq!(lines.len(), 2, "{out}");
     assert!(
         lines[0].contains(":8:1: SG001 suppression without a reason"),
@@ -127,7 +128,14 @@ fn file_wide_suppression() {
         dir.path(),
         &["check", "s", "--format", "concise", "--fail-on", "info"],
     );
-    assert_eq!(out, "", "every SG3xx finding is suppressed");
+    assert!(
+        finding_lines(&out).is_empty(),
+        "every SG3xx finding is suppressed: {out}"
+    );
+    assert!(
+        out.contains("s/SKILL.md: verdict skip (static)"),
+        "the verdict still closes the output: {out}"
+    );
 }
 
 #[test]
@@ -158,7 +166,11 @@ fn baseline_reports_only_new_findings() {
             "warning",
         ],
     );
-    assert_eq!((code, out.as_str()), (0, ""), "the old finding is accepted");
+    assert_eq!(code, 0);
+    assert!(
+        finding_lines(&out).is_empty(),
+        "the old finding is accepted: {out}"
+    );
     std::fs::write(
         dir.path().join("s/SKILL.md"),
         manifest(
@@ -182,7 +194,7 @@ fn baseline_reports_only_new_findings() {
     );
     assert_eq!(code, 1);
     assert_eq!(
-        out.lines().count(),
+        finding_lines(&out).len(),
         1,
         "only the new finding, though the old one moved: {out}"
     );

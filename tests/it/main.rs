@@ -2,11 +2,17 @@
 
 mod cli;
 mod code;
+mod eval;
+mod eval_report;
 mod fences;
 mod formats;
 mod inputs;
 mod knowledge;
 mod project;
 mod rules;
+mod sequential;
+mod stats;
 mod support;
+mod synthetic;
 mod tokens;
+mod verdict;

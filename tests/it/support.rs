@@ -55,3 +55,8 @@ pub fn manifest(name: &str, body: &str) -> String {
         "---\nname: {name}\ndescription: Drafts release notes from merged pull requests. Use when preparing a release.\n---\n{body}"
     )
 }
+
+/// The finding lines of concise output (the closing verdict line left out).
+pub fn finding_lines(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| !l.contains(": verdict ")).collect()
+}

@@ -8,12 +8,6 @@ use super::prose_matches;
 use crate::finding::Severity;
 use crate::lint::Rule;
 
-/// Words that make a line a prohibition.
-pub static PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(don['’]t|do not|never|avoid|must not|mustn['’]t|should not|shouldn['’]t|no longer use|refrain from)\b")
-        .expect("valid regex")
-});
-
 /// SG301.
 pub const NO_PROHIBITIONS: Rule = Rule {
     code: "SG301",
@@ -26,9 +20,7 @@ pub const NO_PROHIBITIONS: Rule = Rule {
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\nNever edit generated notes by hand.\n",
     check: |cx, out| {
-        if !cx.skill.body.prose_lines.is_empty()
-            && prose_matches(cx.skill, &PROHIBITION).next().is_none()
-        {
+        if !cx.skill.body.prose_lines.is_empty() && cx.skill.prohibition_lines().next().is_none() {
             let span = cx.skill.body.prose_lines[0].clone();
             out.report(&cx.skill.source, span, "the skill states no prohibitions")
                 .help("add the few things an agent must not do here (\"Never edit files under gen/\")");

@@ -1,0 +1,323 @@
+//! Options of `skillgate eval` and `skillgate tasks check`: the clap arguments, the
+//! `[eval]` table of `skillgate.toml`, and the plain options the run uses.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::eval::EvalError;
+use crate::eval::agent::AgentKind;
+use crate::eval::condition::{Condition, Placement};
+
+/// Which sandbox runs the cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// A container per cell (bollard).
+    #[default]
+    Docker,
+    /// A temporary copy and a process group, for machines without Docker.
+    Local,
+}
+
+/// The `[eval]` table of `skillgate.toml`; every field optional, command-line flags win.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
+pub struct EvalConfig {
+    /// `claude-code`, `codex` or `command`.
+    pub agent: Option<String>,
+    /// Program (or shell command, for `command`) that starts the agent.
+    pub agent_cmd: Option<String>,
+    /// Model name.
+    pub model: Option<String>,
+    /// Seeds per (task, condition).
+    pub seeds: Option<u32>,
+    /// Attempts per cell.
+    pub attempts: Option<u32>,
+    /// Conditions, e.g. `["C0", "C1", "C2"]`.
+    pub conditions: Option<Vec<String>>,
+    /// `discover` or `inject`.
+    pub placement: Option<Placement>,
+    /// `docker` or `local`.
+    pub backend: Option<Backend>,
+    /// Cells at once.
+    pub jobs: Option<usize>,
+    /// Re-runs of a cell that ended in `error`.
+    pub retries: Option<u32>,
+    /// Upload the working tree (`.gitignore` respected) instead of the files tracked at HEAD.
+    pub worktree: Option<bool>,
+    /// Where cell outcomes are cached across runs.
+    pub cache_dir: Option<PathBuf>,
+    /// Host variables passed to the agent (model keys); GitHub tokens never are.
+    pub pass_env: Option<Vec<String>>,
+    /// Shell command installing the agent in the task image, run once per image and kept
+    /// as a derived image.
+    pub install: Option<String>,
+}
+
+/// `skillgate eval` arguments.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EvalArgs {
+    /// The SKILL.md to evaluate.
+    pub skill: PathBuf,
+    /// The repository the agent works on.
+    #[arg(long, default_value = ".")]
+    pub repo: PathBuf,
+    /// A task folder, or a folder of tasks.
+    #[arg(long, default_value = "tasks")]
+    pub tasks: PathBuf,
+    /// The agent: claude-code, codex or command.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Program that starts the agent (for command: a shell command).
+    #[arg(long)]
+    pub agent_cmd: Option<String>,
+    /// Model name.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Seeds per (task, condition).
+    #[arg(long)]
+    pub seeds: Option<u32>,
+    /// Attempts per cell (Pass@k; the verifier's output feeds the next attempt).
+    #[arg(long)]
+    pub attempts: Option<u32>,
+    /// Conditions, comma-separated: C0,C1,C2,C3a,C3b.
+    #[arg(long)]
+    pub conditions: Option<String>,
+    /// Where the skill goes: discover (skills folder) or inject (prepended to the instruction).
+    #[arg(long)]
+    pub placement: Option<String>,
+    /// Sandbox backend.
+    #[arg(long, value_enum)]
+    pub backend: Option<Backend>,
+    /// Cells run at once.
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Run directory for a new run.
+    #[arg(long, conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Finish an interrupted run in this directory.
+    #[arg(long, value_name = "RUN_DIR")]
+    pub resume: Option<PathBuf>,
+    /// Re-runs of a cell that ended in `error`.
+    #[arg(long)]
+    pub retries: Option<u32>,
+    /// Upload the working tree (.gitignore respected) instead of the files tracked at HEAD.
+    #[arg(long)]
+    pub worktree: bool,
+    /// Do not reuse or store cached cell outcomes.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Plain progress lines instead of a progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `skillgate tasks check` arguments.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TasksCheckArgs {
+    /// A task folder, or a folder of tasks.
+    pub dir: PathBuf,
+    /// Refuse instructions that name or quote this skill.
+    #[arg(long)]
+    pub skill: Option<PathBuf>,
+    /// The repository the tasks run against (for the discrimination proof).
+    #[arg(long, default_value = ".")]
+    pub repo: PathBuf,
+    /// Sandbox backend for the proof.
+    #[arg(long, value_enum, default_value = "docker")]
+    pub backend: Backend,
+    /// Upload the working tree instead of the files tracked at HEAD.
+    #[arg(long)]
+    pub worktree: bool,
+}
+
+/// The resolved options of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvalOptions {
+    /// The SKILL.md.
+    pub skill: PathBuf,
+    /// The repository.
+    pub repo: PathBuf,
+    /// The tasks.
+    pub tasks: PathBuf,
+    /// The agent kind.
+    pub agent: AgentKind,
+    /// Program or shell command starting the agent.
+    pub agent_cmd: Option<String>,
+    /// Model.
+    pub model: Option<String>,
+    /// Seeds.
+    pub seeds: u32,
+    /// Attempts per cell.
+    pub attempts: u32,
+    /// Conditions.
+    pub conditions: Vec<Condition>,
+    /// Placement.
+    pub placement: Placement,
+    /// Backend.
+    pub backend: Backend,
+    /// Cells at once.
+    pub jobs: usize,
+    /// Run directory.
+    pub out: PathBuf,
+    /// Whether `out` is resumed.
+    pub resume: bool,
+    /// Re-runs of error cells.
+    pub retries: u32,
+    /// Upload the working tree rather than HEAD.
+    pub worktree: bool,
+    /// Outcome cache, if enabled.
+    pub cache_dir: Option<PathBuf>,
+    /// Variables passed to the agent.
+    pub pass_env: Vec<String>,
+    /// Agent install command (docker backend).
+    pub install: Option<String>,
+    /// Plain progress lines.
+    pub quiet: bool,
+}
+
+impl EvalArgs {
+    /// Merges the flags over the `[eval]` configuration; flags win.
+    pub fn into_options(self, config: &EvalConfig) -> Result<EvalOptions, EvalError> {
+        let agent: AgentKind = self
+            .agent
+            .or_else(|| config.agent.clone())
+            .ok_or_else(|| {
+                EvalError::Usage("--agent is required (claude-code, codex or command)".into())
+            })?
+            .parse()
+            .map_err(EvalError::Usage)?;
+        let agent_cmd = self.agent_cmd.or_else(|| config.agent_cmd.clone());
+        if agent == AgentKind::Command && agent_cmd.is_none() {
+            return Err(EvalError::Usage("--agent command needs --agent-cmd".into()));
+        }
+        let conditions = match (self.conditions, &config.conditions) {
+            (Some(list), _) => Condition::parse_list(&list),
+            (None, Some(list)) => Condition::parse_list(&list.join(",")),
+            (None, None) => Ok(vec![Condition::C0, Condition::C1, Condition::C2]),
+        }
+        .map_err(EvalError::Usage)?;
+        let placement = match self.placement {
+            Some(p) => p.parse().map_err(EvalError::Usage)?,
+            None => config.placement.unwrap_or_default(),
+        };
+        let (out, resume) = match (self.resume, self.out) {
+            (Some(dir), _) => (dir, true),
+            (None, Some(dir)) => (dir, false),
+            (None, None) => (
+                PathBuf::from(format!(
+                    "skillgate-runs/{}",
+                    crate::eval::runner::rfc3339(std::time::SystemTime::now()).replace(':', "-")
+                )),
+                false,
+            ),
+        };
+        let backend = self.backend.or(config.backend).unwrap_or_default();
+        let install = config
+            .install
+            .clone()
+            .or_else(|| default_install(agent, backend, agent_cmd.is_some()));
+        let cache_dir = (!self.no_cache).then(|| {
+            config
+                .cache_dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(".skillgate/cache/eval"))
+        });
+        let options = EvalOptions {
+            skill: self.skill,
+            repo: self.repo,
+            tasks: self.tasks,
+            agent,
+            agent_cmd,
+            model: self.model.or_else(|| config.model.clone()),
+            seeds: self.seeds.or(config.seeds).unwrap_or(1),
+            attempts: self.attempts.or(config.attempts).unwrap_or(1),
+            conditions,
+            placement,
+            backend,
+            jobs: self.jobs.or(config.jobs).unwrap_or(1),
+            out,
+            resume,
+            retries: self.retries.or(config.retries).unwrap_or(2),
+            worktree: self.worktree || config.worktree.unwrap_or(false),
+            cache_dir,
+            pass_env: config
+                .pass_env
+                .clone()
+                .unwrap_or_else(|| default_pass_env(agent)),
+            install,
+            quiet: self.quiet,
+        };
+        if options.seeds == 0 || options.attempts == 0 || options.jobs == 0 {
+            return Err(EvalError::Usage(
+                "--seeds, --attempts and -j must be at least 1".into(),
+            ));
+        }
+        Ok(options)
+    }
+}
+
+/// The install step of the known agents (only when no program of one's own is given).
+fn default_install(agent: AgentKind, backend: Backend, own_program: bool) -> Option<String> {
+    let package = match (agent, backend, own_program) {
+        (AgentKind::ClaudeCode, Backend::Docker, false) => "@anthropic-ai/claude-code",
+        (AgentKind::Codex, Backend::Docker, false) => "@openai/codex",
+        _ => return None,
+    };
+    Some(format!("npm install -g {package}"))
+}
+
+/// The model keys each agent needs.
+fn default_pass_env(agent: AgentKind) -> Vec<String> {
+    match agent {
+        AgentKind::ClaudeCode => vec!["ANTHROPIC_API_KEY".into()],
+        AgentKind::Codex => vec!["OPENAI_API_KEY".into()],
+        AgentKind::Command => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        eval: EvalArgs,
+    }
+
+    #[test]
+    fn flags_win_over_config() {
+        let cli = Cli::parse_from([
+            "x",
+            "SKILL.md",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            "./a.sh",
+            "-j",
+            "2",
+            "--conditions",
+            "C0,C2",
+        ]);
+        let config: EvalConfig =
+            toml::from_str("seeds = 3\njobs = 4\nplacement = \"inject\"\nbackend = \"local\"\n")
+                .unwrap();
+        let o = cli.eval.into_options(&config).unwrap();
+        assert_eq!(
+            (o.seeds, o.jobs, o.placement, o.backend),
+            (3, 2, Placement::Inject, Backend::Local)
+        );
+        assert_eq!(o.conditions, vec![Condition::C0, Condition::C2]);
+        assert_eq!(o.install, None);
+    }
+
+    #[test]
+    fn command_agent_needs_a_command() {
+        let cli = Cli::parse_from(["x", "SKILL.md", "--agent", "command"]);
+        assert!(cli.eval.into_options(&EvalConfig::default()).is_err());
+        assert!(toml::from_str::<EvalConfig>("nope = 1").is_err());
+    }
+}

@@ -1,0 +1,237 @@
+//! The paired evaluation: run an agent on a repository's tasks with and without the skill,
+//! in a sandbox, and journal every cell's outcome.
+//!
+//! Data flows one way: tasks and the skill are loaded once, each cell is rendered into a
+//! workspace (condition + placement), run in a sandbox by an agent, verified, and appended
+//! to the journal. Statistics read the journal; nothing here decides a verdict.
+
+pub mod agent;
+pub mod args;
+pub mod condition;
+pub mod control;
+pub mod journal;
+pub mod runner;
+pub mod sandbox;
+pub mod task;
+
+use std::path::PathBuf;
+
+pub use args::{EvalArgs, EvalConfig, EvalOptions, TasksCheckArgs};
+pub use condition::{Condition, Placement, SkillParts};
+pub use journal::{AttemptRecord, CellRecord, Outcome};
+
+/// Everything that can go wrong while preparing or running an evaluation.
+///
+/// An agent that crashes inside a cell is not an `EvalError`: it is recorded as an `error`
+/// outcome in the journal. These errors stop the run (or a check) as a whole.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// A file or directory could not be read or written.
+    #[error("{action} {path}: {source}")]
+    Io {
+        /// What was being done, e.g. "reading".
+        action: &'static str,
+        /// The path involved.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A task directory does not follow the task layout.
+    #[error("task {task}: {message}")]
+    Task {
+        /// The task id (its directory name).
+        task: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The control-text pool cannot produce a matched C2 body.
+    #[error("control pool: {0}")]
+    Controls(String),
+    /// The journal of a run directory is unusable.
+    #[error("journal {path}: {message}")]
+    Journal {
+        /// The journal file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The sandbox cannot run cells at all (daemon unreachable, image missing, build failed).
+    #[error("sandbox: {0}")]
+    Sandbox(String),
+    /// The run was interrupted (Ctrl-C); its journal holds every cell finished before.
+    #[error("interrupted")]
+    Interrupted,
+    /// An option or configuration value is invalid.
+    #[error("invalid option: {0}")]
+    Usage(String),
+}
+
+impl EvalError {
+    /// Wraps an I/O error with the action and path it happened on.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Self::Io {
+            action,
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Hex-encoded sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The sandbox `options` ask for; `run_id` labels its containers.
+pub fn sandbox_for(
+    backend: args::Backend,
+    run_id: &str,
+    install: Option<String>,
+) -> Result<Box<dyn sandbox::Sandbox>, EvalError> {
+    Ok(match backend {
+        args::Backend::Docker => {
+            Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?)
+        }
+        args::Backend::Local => Box::new(sandbox::local::LocalSandbox::default()),
+    })
+}
+
+/// The repository files every workspace starts from.
+pub fn repo_bundle(repo: &std::path::Path, worktree: bool) -> Result<sandbox::Bundle, EvalError> {
+    let mut bundle = sandbox::Bundle::new();
+    if worktree {
+        bundle.add_worktree(repo)?;
+    } else {
+        bundle.add_git_head(repo)?;
+    }
+    Ok(bundle)
+}
+
+/// Runs `skillgate eval`: loads the tasks, builds the C2 control, prepares the sandbox
+/// (failing once, before any cell, if it cannot run) and runs every cell not yet journaled.
+pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunSummary, EvalError> {
+    let tasks = task::Task::load_all(&options.tasks)?;
+    for task in &tasks {
+        let problems = task.problems(Some(&skill));
+        if !problems.is_empty() {
+            return Err(EvalError::Task {
+                task: task.id.clone(),
+                message: problems.join("; "),
+            });
+        }
+    }
+    let control = control::ControlPool::builtin().matched_body(&skill)?;
+    let repo = repo_bundle(&options.repo, options.worktree)?;
+    let skill_sha256 = if skill.dir.is_dir() {
+        task::tree_sha256(&skill.dir)?
+    } else {
+        sha256_hex(format!("{}{}", skill.frontmatter, skill.body).as_bytes())
+    };
+    let plan = runner::Plan {
+        repo_sha256: repo.sha256()?,
+        repo,
+        skill,
+        skill_sha256,
+        control,
+        tasks,
+        agent: agent_setup(options),
+        conditions: options.conditions.clone(),
+        placement: options.placement,
+        seeds: options.seeds,
+        attempts: options.attempts,
+        retries: options.retries,
+        jobs: options.jobs,
+        cache: options.cache_dir.as_ref().map(journal::OutcomeCache::new),
+        quiet: options.quiet,
+    };
+    let run_id = run_id(&options.out);
+    let sandbox = sandbox_for(options.backend, &run_id, options.install.clone())?;
+    let config = serde_json::to_value(options).map_err(|e| EvalError::Usage(e.to_string()))?;
+    runner::run(
+        &plan,
+        sandbox.as_ref(),
+        &options.out,
+        options.resume,
+        &config,
+    )
+}
+
+/// The agent as the options describe it; an `--agent-cmd` naming a host file is uploaded.
+pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
+    let program = options
+        .agent_cmd
+        .clone()
+        .or_else(|| options.agent.default_program().map(str::to_owned))
+        .unwrap_or_default();
+    // Inside a container the host's files are out of reach: a program given as a host path
+    // (its first word) is uploaded with the cell.
+    let first = program.split_whitespace().next().unwrap_or_default();
+    let host = std::path::Path::new(first);
+    let host_program =
+        (options.backend == args::Backend::Docker && host.is_file()).then(|| host.to_owned());
+    runner::AgentSetup {
+        kind: options.agent,
+        program,
+        host_program,
+        model: options.model.clone(),
+        pass_env: options.pass_env.clone(),
+    }
+}
+
+/// A stable identity for a run directory (its absolute path, hashed).
+pub fn run_id(run_dir: &std::path::Path) -> String {
+    let abs = std::path::absolute(run_dir).unwrap_or_else(|_| run_dir.to_owned());
+    sha256_hex(abs.to_string_lossy().as_bytes())[..16].to_owned()
+}
+
+/// One task's result in `skillgate tasks check`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskCheck {
+    /// The task id.
+    pub task: String,
+    /// Problems found (empty when the task is usable).
+    pub problems: Vec<String>,
+    /// The discrimination proof, when the task has a solution and the sandbox could run.
+    pub discrimination: Option<runner::Discrimination>,
+}
+
+/// Runs `skillgate tasks check`: validates every task and proves the ones with a solution
+/// discriminate (the verifier fails untouched and passes after the oracle).
+pub fn check_tasks(
+    tasks_dir: &std::path::Path,
+    skill: Option<&SkillParts>,
+    repo: &sandbox::Bundle,
+    sandbox: &dyn sandbox::Sandbox,
+    logs: &std::path::Path,
+) -> Result<Vec<TaskCheck>, EvalError> {
+    let tasks = task::Task::load_all(tasks_dir)?;
+    sandbox.prepare(&tasks)?;
+    let mut out = Vec::new();
+    for task in &tasks {
+        let mut problems = task.problems(skill);
+        let discrimination =
+            match runner::prove_discrimination(sandbox, task, repo, &logs.join(&task.id)) {
+                Ok(d) => d,
+                Err(e) => {
+                    problems.push(format!("discrimination proof: {e}"));
+                    None
+                }
+            };
+        if let Some(d) = &discrimination {
+            if d.untouched.passed {
+                problems.push("the verifier passes on the untouched repository".into());
+            }
+            if !d.solved.passed {
+                problems.push("the verifier fails after solution/solve.sh".into());
+            }
+        }
+        out.push(TaskCheck {
+            task: task.id.clone(),
+            problems,
+            discrimination,
+        });
+    }
+    Ok(out)
+}

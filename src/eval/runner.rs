@@ -1,0 +1,855 @@
+//! Runs the cells of an evaluation: conditions × tasks × seeds, each with up to K attempts
+//! in a fresh sandbox, `-j N` at a time, appending each finished cell to the journal.
+
+use std::collections::{BTreeMap, HashMap};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::Serialize;
+
+use crate::eval::EvalError;
+use crate::eval::agent::{AgentKind, Invocation, Usage, passed_env, protocol_env};
+use crate::eval::condition::{
+    Condition, Placement, PresentedSkill, SkillParts, instruction_for, present,
+};
+use crate::eval::control::{BodyMeasure, ControlBody};
+use crate::eval::journal::{
+    AttemptRecord, CellKey, CellRecord, Journal, Outcome, OutcomeCache, write_run_info,
+};
+use crate::eval::sandbox::{
+    Bundle, CONTROL_DIR, CellError, ExecSpec, SOLUTION_DIR, Sandbox, Session, TESTS_DIR,
+    VERIFIER_LOGS_DIR, tail,
+};
+use crate::eval::task::Task;
+
+/// Verifier output kept as feedback for the next attempt.
+const FEEDBACK_BYTES: usize = 16 * 1024;
+
+/// How the agent is started.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentSetup {
+    /// The kind (decides the command line, the skills folder and the usage format).
+    pub kind: AgentKind,
+    /// The program or, for `command`, the shell command.
+    pub program: String,
+    /// A host file uploaded into the sandbox and run in place of `program`'s first word
+    /// (the rest of `program` follows it as arguments).
+    pub host_program: Option<PathBuf>,
+    /// The model, if chosen.
+    pub model: Option<String>,
+    /// Names of host variables passed to the agent (model keys).
+    pub pass_env: Vec<String>,
+}
+
+/// Everything a run needs, resolved.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// The skill under evaluation.
+    pub skill: SkillParts,
+    /// sha256 of the skill folder (or text, when it has no folder).
+    pub skill_sha256: String,
+    /// The matched C2 body.
+    pub control: ControlBody,
+    /// The tasks.
+    pub tasks: Vec<Task>,
+    /// The repository files every workspace starts from.
+    pub repo: Bundle,
+    /// sha256 of `repo`.
+    pub repo_sha256: String,
+    /// The agent.
+    pub agent: AgentSetup,
+    /// Conditions to run.
+    pub conditions: Vec<Condition>,
+    /// Placement of the skill.
+    pub placement: Placement,
+    /// Seeds per (task, condition).
+    pub seeds: u32,
+    /// Attempts per cell (Pass@k).
+    pub attempts: u32,
+    /// How often a cell that ended in `error` is run again.
+    pub retries: u32,
+    /// Cells run at once.
+    pub jobs: usize,
+    /// Cross-run cache of outcomes.
+    pub cache: Option<OutcomeCache>,
+    /// Plain progress lines instead of a bar.
+    pub quiet: bool,
+}
+
+/// What `run.json` records.
+#[derive(Debug, Serialize)]
+pub struct RunInfo<'a> {
+    /// Always 1.
+    pub schema: u32,
+    /// The command line.
+    pub command: Vec<String>,
+    /// The resolved options.
+    pub config: &'a serde_json::Value,
+    /// Versions of skillgate and the backend.
+    pub versions: BTreeMap<&'static str, String>,
+    /// The skill body's measure.
+    pub skill_body: BodyMeasure,
+    /// The C2 control body's measure.
+    pub control_body: BodyMeasure,
+    /// Start time (RFC 3339, UTC).
+    pub started_at: String,
+    /// End time, once the run has finished.
+    pub finished_at: Option<String>,
+    /// Cells planned, and how many ended in each outcome.
+    pub cells: BTreeMap<&'static str, usize>,
+}
+
+/// Counts of a finished run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunSummary {
+    /// Cells in the plan.
+    pub planned: usize,
+    /// Cells already in the journal when the run started (resume).
+    pub skipped: usize,
+    /// Cells taken from the cache.
+    pub cached: usize,
+    /// Cells run now.
+    pub ran: usize,
+    /// Passes per condition among the cells run or cached now.
+    pub passes: BTreeMap<Condition, usize>,
+    /// Cells per outcome run or cached now.
+    pub outcomes: BTreeMap<&'static str, usize>,
+}
+
+impl Plan {
+    /// Every cell of the plan, seed-major so a partial run is balanced across conditions.
+    pub fn cells(&self) -> Vec<(CellKey, usize)> {
+        let mut cells = Vec::new();
+        for seed in 0..self.seeds {
+            for (t, task) in self.tasks.iter().enumerate() {
+                for &condition in &self.conditions {
+                    cells.push((
+                        CellKey {
+                            skill_sha256: self.skill_sha256.clone(),
+                            task: task.id.clone(),
+                            task_sha256: task.sha256.clone(),
+                            agent: self.agent.kind.as_str().to_owned(),
+                            model: self.agent.model.clone().unwrap_or_default(),
+                            condition,
+                            seed,
+                        },
+                        t,
+                    ));
+                }
+            }
+        }
+        cells
+    }
+
+    /// What, beyond the cell key, can change a cell's outcome (for the cache).
+    fn cache_context(&self, backend: &str) -> serde_json::Value {
+        serde_json::json!({
+            "repo": self.repo_sha256,
+            "placement": self.placement,
+            "attempts": self.attempts,
+            "program": self.agent.program,
+            "backend": backend,
+        })
+    }
+
+    /// The skill as each condition presents it.
+    fn presented(&self) -> HashMap<Condition, Option<PresentedSkill>> {
+        self.conditions
+            .iter()
+            .map(|&c| (c, present(c, &self.skill, &self.control.body)))
+            .collect()
+    }
+
+    /// The workspace of a condition: the repository plus, under `discover`, the skill folder.
+    fn workspace(&self, skill: Option<&PresentedSkill>) -> Result<Bundle, EvalError> {
+        let mut bundle = self.repo.clone();
+        let (Some(skill), Placement::Discover) = (skill, self.placement) else {
+            return Ok(bundle);
+        };
+        let dir = self.agent.kind.skill_dir(&skill.name);
+        if let Some(support) = &skill.support_dir {
+            let mut files = Bundle::new();
+            if support.is_dir() {
+                files.add_dir(&dir, support)?;
+            }
+            for entry in files.entries() {
+                if entry.path != format!("{dir}/SKILL.md") {
+                    bundle.add_bytes(&entry.path, entry.read()?, entry.executable);
+                }
+            }
+        }
+        bundle.add_bytes(&format!("{dir}/SKILL.md"), skill.skill_md.clone(), false);
+        Ok(bundle)
+    }
+}
+
+/// Runs every cell of `plan` not yet in the journal of `run_dir`.
+pub fn run(
+    plan: &Plan,
+    sandbox: &dyn Sandbox,
+    run_dir: &Path,
+    resume: bool,
+    config: &serde_json::Value,
+) -> Result<RunSummary, EvalError> {
+    if plan.jobs == 0 || plan.attempts == 0 || plan.seeds == 0 {
+        return Err(EvalError::Usage(
+            "jobs, attempts and seeds must be at least 1".into(),
+        ));
+    }
+    let journal = if resume {
+        Journal::resume(run_dir)?
+    } else {
+        Journal::create(run_dir)?
+    };
+    sandbox.prepare(&plan.tasks)?;
+    let mut info = RunInfo {
+        schema: 1,
+        command: std::env::args().collect(),
+        config,
+        versions: BTreeMap::from([
+            ("skillgate", env!("CARGO_PKG_VERSION").to_owned()),
+            ("backend", sandbox.name().to_owned()),
+        ]),
+        skill_body: BodyMeasure::of_skill(&plan.skill),
+        control_body: plan.control.measure,
+        started_at: rfc3339(SystemTime::now()),
+        finished_at: None,
+        cells: BTreeMap::from([("planned", plan.cells().len())]),
+    };
+    write_run_info(run_dir, &info)?;
+    let summary = run_cells(plan, sandbox, run_dir, journal)?;
+    info.finished_at = Some(rfc3339(SystemTime::now()));
+    info.cells
+        .extend(summary.outcomes.iter().map(|(k, v)| (*k, *v)));
+    write_run_info(run_dir, &info)?;
+    Ok(summary)
+}
+
+fn run_cells(
+    plan: &Plan,
+    sandbox: &dyn Sandbox,
+    run_dir: &Path,
+    journal: Journal,
+) -> Result<RunSummary, EvalError> {
+    let presented = plan.presented();
+    let mut workspaces = HashMap::new();
+    for (&c, skill) in &presented {
+        workspaces.insert(c, plan.workspace(skill.as_ref())?);
+    }
+    let all = plan.cells();
+    let todo: Vec<_> = all
+        .iter()
+        .filter(|(k, _)| !journal.contains(k))
+        .cloned()
+        .collect();
+    let summary = RunSummary {
+        planned: all.len(),
+        skipped: all.len() - todo.len(),
+        ..RunSummary::default()
+    };
+    let workers = Workers {
+        plan,
+        sandbox,
+        run_dir,
+        presented,
+        workspaces,
+        context: plan.cache_context(sandbox.name()),
+        progress: Progress::new(todo.len() as u64, plan.quiet),
+        state: Mutex::new(WorkState {
+            journal,
+            summary,
+            todo: todo.into_iter(),
+            failure: None,
+        }),
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..plan.jobs {
+            scope.spawn(|| workers.work());
+        }
+    });
+    workers.progress.finish();
+    if sandbox.interrupted() {
+        // The sandbox's interrupt handler removes its containers and ends the process;
+        // give it the time to, and never report the run as finished.
+        std::thread::sleep(Duration::from_secs(5));
+        return Err(EvalError::Interrupted);
+    }
+    let state = workers
+        .state
+        .into_inner()
+        .map_err(|_| EvalError::Sandbox("a worker panicked".into()))?;
+    match state.failure {
+        Some(e) => Err(e),
+        None => Ok(state.summary),
+    }
+}
+
+/// What the workers share, behind one lock: taking a cell and journaling one are short.
+struct WorkState {
+    journal: Journal,
+    summary: RunSummary,
+    todo: std::vec::IntoIter<(CellKey, usize)>,
+    failure: Option<EvalError>,
+}
+
+/// The `-j N` workers of one run.
+struct Workers<'a> {
+    plan: &'a Plan,
+    sandbox: &'a dyn Sandbox,
+    run_dir: &'a Path,
+    presented: HashMap<Condition, Option<PresentedSkill>>,
+    workspaces: HashMap<Condition, Bundle>,
+    context: serde_json::Value,
+    progress: Progress,
+    state: Mutex<WorkState>,
+}
+
+impl Workers<'_> {
+    /// Takes cells until none is left, the journal fails or the run is interrupted.
+    fn work(&self) {
+        while let Some((key, task)) = self.next() {
+            let fingerprint = OutcomeCache::fingerprint(&key, &self.context);
+            let cached = self.plan.cache.as_ref().and_then(|c| c.get(&fingerprint));
+            let from_cache = cached.is_some();
+            let cell = cached.unwrap_or_else(|| self.run(&key, task));
+            if self.sandbox.interrupted() {
+                break; // ended by the interruption: not a result
+            }
+            let stored = match (&self.plan.cache, from_cache) {
+                (Some(cache), false) => cache.put(&fingerprint, &cell),
+                _ => Ok(()),
+            };
+            if let Err(e) = stored {
+                self.fail(e);
+                break;
+            }
+            if !self.record(&cell, from_cache) {
+                break;
+            }
+        }
+    }
+
+    fn next(&self) -> Option<(CellKey, usize)> {
+        let mut state = self.state.lock().ok()?;
+        if state.failure.is_some() {
+            return None;
+        }
+        state.todo.next()
+    }
+
+    fn run(&self, key: &CellKey, task: usize) -> CellRecord {
+        let skill = self.presented.get(&key.condition).cloned().flatten();
+        let Some(workspace) = self.workspaces.get(&key.condition) else {
+            return CellRecord::new(key.clone(), Vec::new());
+        };
+        let task = &self.plan.tasks[task];
+        run_cell(
+            self.plan,
+            self.sandbox,
+            task,
+            key,
+            skill.as_ref(),
+            workspace,
+            self.run_dir,
+        )
+    }
+
+    /// Journals a finished cell and counts it; false when the journal failed.
+    fn record(&self, cell: &CellRecord, from_cache: bool) -> bool {
+        let Ok(mut state) = self.state.lock() else {
+            return false;
+        };
+        if let Err(e) = state.journal.append(cell) {
+            state.failure.get_or_insert(e);
+            return false;
+        }
+        let totals = &mut state.summary;
+        if from_cache {
+            totals.cached += 1;
+        } else {
+            totals.ran += 1;
+        }
+        *totals
+            .outcomes
+            .entry(outcome_name(cell.outcome))
+            .or_default() += 1;
+        if cell.outcome == Outcome::Pass {
+            *totals.passes.entry(cell.condition).or_default() += 1;
+        }
+        self.progress.cell_done(cell, &totals.passes, from_cache);
+        true
+    }
+
+    fn fail(&self, e: EvalError) {
+        if let Ok(mut state) = self.state.lock() {
+            state.failure.get_or_insert(e);
+        }
+    }
+}
+
+fn outcome_name(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Pass => "pass",
+        Outcome::Fail => "fail",
+        Outcome::Error => "error",
+        Outcome::Timeout => "timeout",
+    }
+}
+
+/// One cell, retried while it ends in `error` (up to the plan's retry count).
+fn run_cell(
+    plan: &Plan,
+    sandbox: &dyn Sandbox,
+    task: &Task,
+    key: &CellKey,
+    skill: Option<&PresentedSkill>,
+    workspace: &Bundle,
+    run_dir: &Path,
+) -> CellRecord {
+    let mut record = None;
+    for retry in 0..=plan.retries {
+        let logs = run_dir
+            .join("logs")
+            .join(&task.id)
+            .join(format!("{}-s{}-r{retry}", key.condition, key.seed));
+        let attempts = match std::fs::create_dir_all(&logs) {
+            Ok(()) => run_attempts(plan, sandbox, task, skill, workspace, &logs),
+            Err(e) => vec![error_attempt(
+                0.0,
+                CellError::new("creating the log directory", e),
+            )],
+        };
+        let cell = CellRecord::new(key.clone(), attempts);
+        let done = cell.outcome != Outcome::Error;
+        record = Some(cell);
+        if done {
+            break;
+        }
+    }
+    record.unwrap_or_else(|| CellRecord::new(key.clone(), Vec::new()))
+}
+
+fn run_attempts(
+    plan: &Plan,
+    sandbox: &dyn Sandbox,
+    task: &Task,
+    skill: Option<&PresentedSkill>,
+    workspace: &Bundle,
+    logs: &Path,
+) -> Vec<AttemptRecord> {
+    let started = Instant::now();
+    let mut session = match sandbox.open(task, workspace) {
+        Ok(s) => s,
+        Err(e) => return vec![error_attempt(started.elapsed().as_secs_f64(), e)],
+    };
+    let cell = CellRun {
+        plan,
+        task,
+        skill,
+        instruction: instruction_for(&task.instruction, skill, plan.placement),
+        logs,
+    };
+    let mut attempts = Vec::new();
+    let mut feedback = None;
+    for n in 1..=plan.attempts {
+        let t0 = Instant::now();
+        let result = cell.attempt(session.as_mut(), n, feedback.as_deref());
+        let record = match result {
+            Ok((mut record, next_feedback)) => {
+                record.wall_s = t0.elapsed().as_secs_f64();
+                feedback = next_feedback;
+                record
+            }
+            Err(e) => error_attempt(t0.elapsed().as_secs_f64(), e),
+        };
+        let stop = matches!(record.outcome, Outcome::Pass | Outcome::Error);
+        attempts.push(record);
+        if stop {
+            break;
+        }
+    }
+    attempts
+}
+
+fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {
+    AttemptRecord {
+        outcome: Outcome::Error,
+        reward: None,
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        cost_usd: None,
+        wall_s,
+        agent_exit: None,
+        error: Some(e.0),
+    }
+}
+
+/// What stays the same across a cell's attempts.
+struct CellRun<'a> {
+    plan: &'a Plan,
+    task: &'a Task,
+    skill: Option<&'a PresentedSkill>,
+    instruction: String,
+    logs: &'a Path,
+}
+
+impl CellRun<'_> {
+    /// One attempt: agent, then (if it stopped on its own) the verifier. Returns the record
+    /// and the feedback for the next attempt.
+    fn attempt(
+        &self,
+        session: &mut dyn Session,
+        n: u32,
+        feedback: Option<&str>,
+    ) -> Result<(AttemptRecord, Option<String>), CellError> {
+        let Self {
+            plan,
+            task,
+            skill,
+            instruction,
+            logs,
+        } = self;
+        let (plan, task, skill, logs, instruction) =
+            (*plan, *task, *skill, *logs, instruction.as_str());
+        let control = session.path(CONTROL_DIR);
+        let mut files = Bundle::new();
+        files.add_bytes("instruction.md", instruction, false);
+        if let Some(text) = feedback {
+            files.add_bytes("feedback.txt", text, false);
+        }
+        let program = match &plan.agent.host_program {
+            Some(host) => {
+                let bytes = std::fs::read(host)
+                    .map_err(|e| CellError::new(&format!("reading {}", host.display()), e))?;
+                files.add_bytes("bin/agent", bytes, true);
+                let args = plan
+                    .agent
+                    .program
+                    .trim_start()
+                    .split_once(char::is_whitespace)
+                    .map_or("", |(_, rest)| rest);
+                format!("{control}/bin/agent {args}").trim_end().to_owned()
+            }
+            None => plan.agent.program.clone(),
+        };
+        session.upload(&control, &files)?;
+        let usage_file = format!("{control}/usage.json");
+        if n > 1 {
+            // What the previous attempt left must not be read as this one's, nor its tests seen.
+            let tests = session.path(TESTS_DIR);
+            session.remove(&[&usage_file, &tests])?;
+        }
+        let workdir = session.workdir();
+        let skill_dir = match (skill, plan.placement) {
+            (Some(s), Placement::Discover) => {
+                Some(format!("{workdir}/{}", plan.agent.kind.skill_dir(&s.name)))
+            }
+            _ => None,
+        };
+        let inv = Invocation {
+            program,
+            instruction: instruction.to_owned(),
+            instruction_file: format!("{control}/instruction.md"),
+            workdir: workdir.clone(),
+            skill_dir,
+            attempt: n,
+            feedback_file: feedback.map(|_| format!("{control}/feedback.txt")),
+            usage_file: usage_file.clone(),
+            model: plan.agent.model.clone(),
+        };
+        let mut env = protocol_env(&inv);
+        env.extend(passed_env(&plan.agent.pass_env, |k| std::env::var(k).ok()));
+        let stdout = logs.join(format!("attempt-{n}-agent.stdout"));
+        let spec = ExecSpec {
+            argv: plan.agent.kind.argv(&inv),
+            env,
+            workdir: workdir.clone(),
+            timeout: task.agent_timeout(),
+            network: task.config.environment.allow_internet.unwrap_or(true),
+            stdout: stdout.clone(),
+            stderr: logs.join(format!("attempt-{n}-agent.stderr")),
+            fresh_dirs: Vec::new(),
+        };
+        let ran = session.exec(&spec)?;
+        let out = std::fs::read(&stdout).unwrap_or_default();
+        let usage_bytes = session.read(&usage_file)?;
+        let usage = plan
+            .agent
+            .kind
+            .usage(&out, usage_bytes.as_deref())
+            .map_err(|e| CellError::new("reading usage", e))?;
+        let mut record = usage_attempt(usage, ran.exit);
+        if ran.timed_out {
+            record.outcome = Outcome::Timeout;
+            record.error = Some(format!(
+                "agent exceeded its time limit of {:.0} s",
+                spec.timeout.as_secs_f64()
+            ));
+            let note = "The previous attempt was stopped: it ran out of time.".to_owned();
+            return Ok((record, Some(note)));
+        }
+        if ran.exit != Some(0) {
+            record.outcome = Outcome::Error;
+            record.error = Some(match ran.exit {
+                Some(137) | None => "agent was killed (out of memory, or a signal)".to_owned(),
+                Some(code) => format!("agent exited with status {code}"),
+            });
+            return Ok((record, None));
+        }
+        let verdict = verify(session, task, logs, &format!("attempt-{n}-verifier"))?;
+        record.reward = verdict.reward;
+        record.outcome = if verdict.passed {
+            Outcome::Pass
+        } else {
+            Outcome::Fail
+        };
+        if verdict.timed_out {
+            record.error = Some("verifier exceeded its time limit".to_owned());
+        }
+        Ok((record, Some(verdict.output)))
+    }
+}
+
+fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
+    AttemptRecord {
+        outcome: Outcome::Fail,
+        reward: None,
+        input_tokens: u.input_tokens,
+        output_tokens: u.output_tokens,
+        cache_read_tokens: u.cache_read_tokens,
+        cache_write_tokens: u.cache_write_tokens,
+        cost_usd: u.cost_usd,
+        wall_s: 0.0,
+        agent_exit: exit,
+        error: None,
+    }
+}
+
+/// The verifier's judgement of the workspace as it is now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// Whether it passed: a reward of 1 if one was written, exit 0 otherwise.
+    pub passed: bool,
+    /// The reward, if written.
+    pub reward: Option<f64>,
+    /// Whether the verifier ran out of time (then it did not pass).
+    pub timed_out: bool,
+    /// The end of its output.
+    pub output: String,
+}
+
+/// Copies `tests/` in, runs `tests/test.sh` from the workspace root with networking off
+/// and an empty log folder, and reads the reward. The tests stay until the sandbox is
+/// dropped or the next attempt starts (which removes them before its agent runs).
+pub fn verify(
+    session: &mut dyn Session,
+    task: &Task,
+    logs: &Path,
+    name: &str,
+) -> Result<Verdict, CellError> {
+    let tests = session.path(TESTS_DIR);
+    let mut bundle = Bundle::new();
+    bundle
+        .add_dir("", &task.tests_dir())
+        .map_err(|e| CellError::new("reading tests", e))?;
+    session.upload(&tests, &bundle)?;
+    let verifier_logs = session.path(VERIFIER_LOGS_DIR);
+    let stdout = logs.join(format!("{name}.stdout"));
+    let stderr = logs.join(format!("{name}.stderr"));
+    let spec = ExecSpec {
+        // Harbor runs tests with bash; images without it get sh.
+        argv: vec![
+            "sh".into(),
+            "-c".into(),
+            "if command -v bash >/dev/null 2>&1; then exec bash \"$0\"; else exec sh \"$0\"; fi"
+                .into(),
+            format!("{tests}/test.sh"),
+        ],
+        env: vec![("LOGS_DIR".into(), session.path("/logs"))],
+        workdir: session.workdir(),
+        timeout: task.verifier_timeout(),
+        network: false,
+        stdout: stdout.clone(),
+        stderr: stderr.clone(),
+        fresh_dirs: vec![verifier_logs.clone()],
+    };
+    let ran = session.exec(&spec)?;
+    let reward = session
+        .read(&format!("{verifier_logs}/reward.txt"))?
+        .and_then(|b| String::from_utf8_lossy(&b).trim().parse::<f64>().ok());
+    let mut output = std::fs::read(&stdout).unwrap_or_default();
+    output.extend(std::fs::read(&stderr).unwrap_or_default());
+    let passed = !ran.timed_out && reward.map_or(ran.exit == Some(0), |r| r >= 1.0);
+    Ok(Verdict {
+        passed,
+        reward,
+        timed_out: ran.timed_out,
+        output: tail(&output, FEEDBACK_BYTES),
+    })
+}
+
+/// The result of proving that a task discriminates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discrimination {
+    /// The verifier on the untouched repository (must fail).
+    pub untouched: Verdict,
+    /// The verifier after the oracle ran (must pass).
+    pub solved: Verdict,
+}
+
+impl Discrimination {
+    /// Whether the task tells a solved repository from an untouched one.
+    pub fn holds(&self) -> bool {
+        !self.untouched.passed && self.solved.passed
+    }
+}
+
+/// Runs the verifier on the untouched repository, then the oracle, then the verifier again,
+/// in one fresh sandbox. `None` when the task has no solution.
+pub fn prove_discrimination(
+    sandbox: &dyn Sandbox,
+    task: &Task,
+    repo: &Bundle,
+    logs: &Path,
+) -> Result<Option<Discrimination>, CellError> {
+    let Some(solution_dir) = task.solution_dir() else {
+        return Ok(None);
+    };
+    std::fs::create_dir_all(logs).map_err(|e| CellError::new("creating the log directory", e))?;
+    let mut session = sandbox.open(task, repo)?;
+    let untouched = verify(session.as_mut(), task, logs, "untouched-verifier")?;
+    // The oracle works like an agent: without the tests in sight.
+    let tests = session.path(TESTS_DIR);
+    session.remove(&[&tests])?;
+    let solution = session.path(SOLUTION_DIR);
+    let mut bundle = Bundle::new();
+    bundle
+        .add_dir("", &solution_dir)
+        .map_err(|e| CellError::new("reading the solution", e))?;
+    session.upload(&solution, &bundle)?;
+    let spec = ExecSpec {
+        argv: vec!["sh".into(), format!("{solution}/solve.sh")],
+        env: Vec::new(),
+        workdir: session.workdir(),
+        timeout: task.agent_timeout(),
+        network: task.config.environment.allow_internet.unwrap_or(true),
+        stdout: logs.join("oracle.stdout"),
+        stderr: logs.join("oracle.stderr"),
+        fresh_dirs: Vec::new(),
+    };
+    let ran = session.exec(&spec)?;
+    if ran.timed_out || ran.exit != Some(0) {
+        return Err(CellError(format!(
+            "solution/solve.sh failed (exit {:?}, timed out: {})",
+            ran.exit, ran.timed_out
+        )));
+    }
+    session.remove(&[&solution])?;
+    let solved = verify(session.as_mut(), task, logs, "solved-verifier")?;
+    Ok(Some(Discrimination { untouched, solved }))
+}
+
+/// A progress bar on a terminal, plain lines otherwise.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: u64,
+    done: Mutex<u64>,
+    started: Instant,
+}
+
+impl Progress {
+    fn new(total: u64, quiet: bool) -> Self {
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new(total);
+            let style = indicatif::ProgressStyle::with_template(
+                "{bar:30} {pos}/{len} cells  {elapsed_precise} elapsed  ETA {eta}  {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+            bar.set_style(style);
+            bar
+        });
+        Self {
+            bar,
+            total,
+            done: Mutex::new(0),
+            started: Instant::now(),
+        }
+    }
+
+    fn cell_done(&self, cell: &CellRecord, passes: &BTreeMap<Condition, usize>, cached: bool) {
+        let passes: Vec<String> = passes.iter().map(|(c, n)| format!("{c}:{n}")).collect();
+        let passes = format!("passes {}", passes.join(" "));
+        if let Some(bar) = &self.bar {
+            bar.set_message(passes);
+            bar.inc(1);
+            return;
+        }
+        let Ok(mut done) = self.done.lock() else {
+            return;
+        };
+        *done += 1;
+        let elapsed = self.started.elapsed();
+        let eta = Duration::from_secs_f64(
+            elapsed.as_secs_f64() / *done as f64 * (self.total - *done) as f64,
+        );
+        eprintln!(
+            "[{}/{}] {} {} seed {}: {}{} ({:.1}s elapsed, ETA {:.0}s; {passes})",
+            *done,
+            self.total,
+            cell.task,
+            cell.condition,
+            cell.seed,
+            outcome_name(cell.outcome),
+            if cached { " (cached)" } else { "" },
+            elapsed.as_secs_f64(),
+            eta.as_secs_f64(),
+        );
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish();
+        }
+    }
+}
+
+/// Formats a time as RFC 3339 in UTC (seconds precision).
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_formats_known_instants() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_795_000_000);
+        assert_eq!(rfc3339(t), "2026-11-18T11:06:40Z");
+        assert_eq!(rfc3339(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+    }
+}

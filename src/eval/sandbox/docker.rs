@@ -1,0 +1,804 @@
+//! The `docker` backend (bollard): one container per cell, from the task's image (or one
+//! built from `environment/Dockerfile`, or a derived image with the agent installed),
+//! with CPU, memory and pid limits. The workspace goes in as a tar; tests only after the
+//! agent stops; the verifier runs with the container cut off from every network. The
+//! container is removed when the session drops, on error and on Ctrl-C too.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bollard::Docker;
+use bollard::container::LogOutput;
+use bollard::exec::{CreateExecOptions, StartExecResults};
+use bollard::models::{
+    ContainerCreateBody, HostConfig, NetworkConnectRequest, NetworkDisconnectRequest,
+};
+use bollard::query_parameters::{
+    BuildImageOptionsBuilder, CommitContainerOptionsBuilder, CreateContainerOptions,
+    DownloadFromContainerOptionsBuilder, ListContainersOptionsBuilder,
+    RemoveContainerOptionsBuilder, UploadToContainerOptionsBuilder,
+};
+use futures_util::StreamExt;
+use tokio::runtime::Runtime;
+use tokio::task::JoinHandle;
+
+use crate::eval::EvalError;
+use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, Sandbox, Session};
+use crate::eval::task::Task;
+
+/// Label on every container skillgate starts.
+pub const LABEL: &str = "skillgate";
+/// Label carrying the run's identity, so a resumed run can clear what a killed one left.
+pub const RUN_LABEL: &str = "skillgate.run";
+/// Default pid limit: enough for an agent and a test suite, not for a fork bomb.
+const DEFAULT_PIDS: i64 = 1024;
+/// The network a container uses when the task allows one.
+const NETWORK: &str = "bridge";
+/// Workspace root when the image sets no working directory (Harbor's convention).
+const DEFAULT_WORKDIR: &str = "/app";
+/// Containers started ahead of need at most (one per worker is enough).
+const WARM_LIMIT: usize = 2;
+/// Keeps a container alive between execs; present in busybox and coreutils alike.
+const KEEPALIVE: [&str; 3] = ["tail", "-f", "/dev/null"];
+
+/// The image and workspace root a task's cells use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct TaskImage {
+    image: String,
+    workdir: String,
+}
+
+/// The docker backend.
+pub struct DockerSandbox {
+    docker: Docker,
+    runtime: Runtime,
+    install: Option<String>,
+    run_id: String,
+    images: Mutex<HashMap<String, TaskImage>>,
+    stopping: Arc<AtomicBool>,
+    /// Containers being started ahead of need, by task id (oldest first).
+    warm: Mutex<Vec<(String, Starting)>>,
+}
+
+impl Drop for DockerSandbox {
+    fn drop(&mut self) {
+        let warm = self
+            .warm
+            .lock()
+            .map(|mut w| std::mem::take(&mut *w))
+            .unwrap_or_default();
+        for (_, handle) in warm {
+            self.runtime.block_on(self.discard(handle));
+        }
+    }
+}
+
+/// A container being started in the background; yields its id.
+type Starting = JoinHandle<Result<String, CellError>>;
+
+/// What a cell's container is created with.
+#[derive(Debug, Clone)]
+struct ContainerSpec {
+    image: String,
+    cpus: Option<f64>,
+    memory_mb: Option<u64>,
+    network: bool,
+    run_id: String,
+}
+
+impl ContainerSpec {
+    fn new(image: &str, task: Option<&Task>, network: bool, run_id: &str) -> Self {
+        let env = task.map(|t| &t.config.environment);
+        Self {
+            image: image.to_owned(),
+            cpus: env.and_then(|e| e.cpus),
+            memory_mb: env.and_then(|e| e.memory_mb),
+            network,
+            run_id: run_id.to_owned(),
+        }
+    }
+}
+
+/// Creates and starts a kept-alive container with the run's labels and the task's limits.
+async fn start_container(
+    docker: Docker,
+    spec: ContainerSpec,
+    stopping: Arc<AtomicBool>,
+) -> Result<String, CellError> {
+    if stopping.load(Ordering::SeqCst) {
+        return Err(CellError("interrupted".into()));
+    }
+    let memory = spec.memory_mb.map(|mb| (mb * 1024 * 1024) as i64);
+    let host = HostConfig {
+        nano_cpus: spec.cpus.map(|c| (c * 1e9) as i64),
+        memory,
+        memory_swap: memory,
+        pids_limit: Some(DEFAULT_PIDS),
+        network_mode: Some(if spec.network { NETWORK } else { "none" }.to_owned()),
+        init: Some(false),
+        ..HostConfig::default()
+    };
+    let labels = HashMap::from([
+        (LABEL.to_owned(), "1".to_owned()),
+        (RUN_LABEL.to_owned(), spec.run_id.clone()),
+    ]);
+    let body = ContainerCreateBody {
+        image: Some(spec.image.clone()),
+        cmd: Some(KEEPALIVE.map(String::from).to_vec()),
+        labels: Some(labels),
+        host_config: Some(host),
+        ..ContainerCreateBody::default()
+    };
+    let created = docker
+        .create_container(None::<CreateContainerOptions>, body)
+        .await
+        .map_err(|e| CellError::new("creating the container", e))?;
+    if let Err(e) = docker.start_container(&created.id, None).await {
+        let options = RemoveContainerOptionsBuilder::default()
+            .force(true)
+            .v(true)
+            .build();
+        let _ = docker.remove_container(&created.id, Some(options)).await;
+        return Err(CellError::new("starting the container", e));
+    }
+    Ok(created.id)
+}
+
+impl std::fmt::Debug for DockerSandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DockerSandbox")
+            .field("run_id", &self.run_id)
+            .finish_non_exhaustive()
+    }
+}
+
+fn sandbox_err(what: &str, e: impl std::fmt::Display) -> EvalError {
+    EvalError::Sandbox(format!("{what}: {e}"))
+}
+
+impl DockerSandbox {
+    /// Connects to the local daemon (`DOCKER_HOST` respected) and checks it answers.
+    /// `run_id` labels this run's containers; `install` is the agent's install step.
+    pub fn connect(run_id: &str, install: Option<String>) -> Result<Self, EvalError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| sandbox_err("starting the async runtime", e))?;
+        let docker = runtime.block_on(async {
+            let docker = Docker::connect_with_defaults()
+                .map_err(|e| sandbox_err("the Docker daemon is unreachable", e))?;
+            let docker = docker
+                .negotiate_version()
+                .await
+                .map_err(|e| sandbox_err("the Docker daemon is unreachable", e))?;
+            docker
+                .ping()
+                .await
+                .map_err(|e| sandbox_err("the Docker daemon is unreachable", e))?;
+            Ok::<_, EvalError>(docker)
+        })?;
+        let sandbox = Self {
+            docker,
+            runtime,
+            install,
+            run_id: run_id.to_owned(),
+            images: Mutex::new(HashMap::new()),
+            stopping: Arc::new(AtomicBool::new(false)),
+            warm: Mutex::new(Vec::new()),
+        };
+        sandbox.remove_on_interrupt();
+        Ok(sandbox)
+    }
+
+    /// The client, for callers that manage images themselves (tests, benchmarks).
+    pub fn client(&self) -> &Docker {
+        &self.docker
+    }
+
+    /// Runs a future on this sandbox's runtime.
+    pub fn block_on<F: std::future::Future>(&self, f: F) -> F::Output {
+        self.runtime.block_on(f)
+    }
+
+    /// On Ctrl-C, stops new containers from starting, removes every container of this run
+    /// (also ones a worker created while this ran), then exits with 130.
+    fn remove_on_interrupt(&self) {
+        let docker = self.docker.clone();
+        let stopping = Arc::clone(&self.stopping);
+        let label = format!("{RUN_LABEL}={}", self.run_id);
+        self.runtime.spawn(async move {
+            if tokio::signal::ctrl_c().await.is_err() {
+                return;
+            }
+            stopping.store(true, Ordering::SeqCst);
+            let filters = HashMap::from([("label", vec![label])]);
+            let mut removed = 0;
+            // A create already past its check may land after the first sweep.
+            for _ in 0..3 {
+                let options = ListContainersOptionsBuilder::default()
+                    .all(true)
+                    .filters(&filters)
+                    .build();
+                let ids: Vec<String> = match docker.list_containers(Some(options)).await {
+                    Ok(list) => list.into_iter().filter_map(|c| c.id).collect(),
+                    Err(e) => {
+                        eprintln!("interrupted: cannot list containers: {e}");
+                        break;
+                    }
+                };
+                for id in ids {
+                    let options = RemoveContainerOptionsBuilder::default()
+                        .force(true)
+                        .v(true)
+                        .build();
+                    match docker.remove_container(&id, Some(options)).await {
+                        Ok(()) => removed += 1,
+                        Err(e) => eprintln!("interrupted: could not remove container {id}: {e}"),
+                    }
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+            }
+            eprintln!("interrupted: removed {removed} container(s) of this run");
+            std::process::exit(130);
+        });
+    }
+
+    /// Containers labelled with this run (left by a killed process).
+    pub fn run_containers(&self) -> Result<Vec<String>, EvalError> {
+        self.block_on(async {
+            let filters = HashMap::from([("label", vec![format!("{RUN_LABEL}={}", self.run_id)])]);
+            let list = self
+                .docker
+                .list_containers(Some(
+                    ListContainersOptionsBuilder::default()
+                        .all(true)
+                        .filters(&filters)
+                        .build(),
+                ))
+                .await
+                .map_err(|e| sandbox_err("listing containers", e))?;
+            Ok(list.into_iter().filter_map(|c| c.id).collect())
+        })
+    }
+
+    async fn resolve_image(&self, task: &Task) -> Result<TaskImage, EvalError> {
+        let base = match (&task.config.environment.docker_image, task.dockerfile_dir()) {
+            (Some(image), _) => image.clone(),
+            (None, Some(dir)) => self.build(task, &dir).await?,
+            (None, None) => {
+                return Err(EvalError::Task {
+                    task: task.id.clone(),
+                    message: "needs [environment] docker_image or environment/Dockerfile for the docker backend".into(),
+                });
+            }
+        };
+        let inspect = self.docker.inspect_image(&base).await.map_err(|e| {
+            EvalError::Sandbox(format!(
+                "task {}: image `{base}` is missing ({e}); pull or build it first",
+                task.id
+            ))
+        })?;
+        let workdir = inspect
+            .config
+            .and_then(|c| c.working_dir)
+            .filter(|w| !w.is_empty())
+            .unwrap_or_else(|| DEFAULT_WORKDIR.to_owned());
+        let image = match &self.install {
+            Some(install) => {
+                self.with_agent(&base, inspect.id.as_deref().unwrap_or(&base), install)
+                    .await?
+            }
+            None => base,
+        };
+        Ok(TaskImage { image, workdir })
+    }
+
+    /// Builds `environment/` once per content hash.
+    async fn build(&self, task: &Task, dir: &std::path::Path) -> Result<String, EvalError> {
+        let hash = crate::eval::task::tree_sha256(dir)?;
+        let tag = format!("skillgate-task-{}:{}", sanitize(&task.id), &hash[..12]);
+        if self.docker.inspect_image(&tag).await.is_ok() {
+            return Ok(tag);
+        }
+        let mut context = Bundle::new();
+        context.add_dir("", dir)?;
+        let tar = context.to_tar()?;
+        let options = BuildImageOptionsBuilder::default()
+            .dockerfile("Dockerfile")
+            .t(&tag)
+            .rm(true)
+            .forcerm(true)
+            .build();
+        let mut stream =
+            self.docker
+                .build_image(options, None, Some(bollard::body_full(tar.into())));
+        while let Some(step) = stream.next().await {
+            step.map_err(|e| {
+                EvalError::Sandbox(format!(
+                    "task {}: building environment/Dockerfile failed: {e}",
+                    task.id
+                ))
+            })?;
+        }
+        Ok(tag)
+    }
+
+    /// The base image with the agent installed, committed once and reused by tag.
+    async fn with_agent(
+        &self,
+        base: &str,
+        base_id: &str,
+        install: &str,
+    ) -> Result<String, EvalError> {
+        let hash = crate::eval::sha256_hex(format!("{base_id}\0{install}").as_bytes());
+        let tag = format!("skillgate-agent:{}", &hash[..16]);
+        if self.docker.inspect_image(&tag).await.is_ok() {
+            return Ok(tag);
+        }
+        let id = self
+            .create(base, None, true)
+            .await
+            .map_err(|e| EvalError::Sandbox(format!("agent install: {e}")))?;
+        let installed = async {
+            let argv = vec!["sh".to_owned(), "-c".to_owned(), install.to_owned()];
+            let exec = self
+                .docker
+                .create_exec(&id, exec_options(argv, Vec::new(), None))
+                .await
+                .map_err(|e| e.to_string())?;
+            let mut log = Vec::new();
+            if let StartExecResults::Attached { mut output, .. } = self
+                .docker
+                .start_exec(&exec.id, None)
+                .await
+                .map_err(|e| e.to_string())?
+            {
+                while let Some(Ok(chunk)) = output.next().await {
+                    log.extend_from_slice(&chunk.into_bytes());
+                }
+            }
+            let code = self
+                .docker
+                .inspect_exec(&exec.id)
+                .await
+                .map_err(|e| e.to_string())?
+                .exit_code;
+            if code != Some(0) {
+                return Err(format!(
+                    "`{install}` exited with {code:?}: {}",
+                    crate::eval::sandbox::tail(&log, 2000)
+                ));
+            }
+            let options = CommitContainerOptionsBuilder::default()
+                .container(&id)
+                .repo("skillgate-agent")
+                .tag(&hash[..16])
+                .build();
+            self.docker
+                .commit_container(options, bollard::models::ContainerConfig::default())
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(())
+        }
+        .await;
+        self.remove_container(&id).await;
+        installed.map_err(|e| EvalError::Sandbox(format!("agent install in {base}: {e}")))?;
+        Ok(tag)
+    }
+
+    /// Creates and starts a kept-alive container.
+    async fn create(
+        &self,
+        image: &str,
+        task: Option<&Task>,
+        network: bool,
+    ) -> Result<String, CellError> {
+        let spec = ContainerSpec::new(image, task, network, &self.run_id);
+        start_container(self.docker.clone(), spec, Arc::clone(&self.stopping)).await
+    }
+
+    /// A started container for `task`: one warmed up earlier if there is one, and in any
+    /// case a replacement is started in the background for the task's next cell, so that
+    /// container start-up overlaps the current cell instead of adding to it.
+    fn container_for(&self, task: &Task, image: &TaskImage) -> Result<String, CellError> {
+        let network = task.config.environment.allow_internet.unwrap_or(true);
+        let spec = ContainerSpec::new(&image.image, Some(task), network, &self.run_id);
+        let ready = self.warm.lock().ok().and_then(|mut warm| {
+            let at = warm.iter().position(|(id, _)| *id == task.id)?;
+            Some(warm.remove(at).1)
+        });
+        let replacement = self.runtime.spawn(start_container(
+            self.docker.clone(),
+            spec.clone(),
+            Arc::clone(&self.stopping),
+        ));
+        let evicted = self.warm.lock().ok().and_then(|mut warm| {
+            warm.push((task.id.clone(), replacement));
+            (warm.len() > WARM_LIMIT).then(|| warm.remove(0).1)
+        });
+        if let Some(handle) = evicted {
+            self.block_on(self.discard(handle));
+        }
+        match ready {
+            Some(handle) => match self.block_on(handle) {
+                Ok(started) => started,
+                Err(e) => Err(CellError::new("starting the container", e)),
+            },
+            None => self.block_on(start_container(
+                self.docker.clone(),
+                spec,
+                Arc::clone(&self.stopping),
+            )),
+        }
+    }
+
+    /// Removes a warmed-up container that will not be used.
+    async fn discard(&self, handle: Starting) {
+        if let Ok(Ok(id)) = handle.await {
+            self.remove_container(&id).await;
+        }
+    }
+
+    async fn remove_container(&self, id: &str) {
+        let options = RemoveContainerOptionsBuilder::default()
+            .force(true)
+            .v(true)
+            .build();
+        let _ = self.docker.remove_container(id, Some(options)).await;
+    }
+}
+
+impl Sandbox for DockerSandbox {
+    fn name(&self) -> &'static str {
+        "docker"
+    }
+
+    fn interrupted(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
+    }
+
+    fn prepare(&self, tasks: &[Task]) -> Result<(), EvalError> {
+        // A killed earlier process of the same run may have left containers behind.
+        for id in self.run_containers()? {
+            self.block_on(self.remove_container(&id));
+        }
+        let mut resolved = HashMap::new();
+        for task in tasks {
+            resolved.insert(task.id.clone(), self.block_on(self.resolve_image(task))?);
+        }
+        let mut images = self
+            .images
+            .lock()
+            .map_err(|_| EvalError::Sandbox("image table poisoned".into()))?;
+        images.extend(resolved);
+        Ok(())
+    }
+
+    fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError> {
+        let image = self
+            .images
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&task.id).cloned())
+            .ok_or_else(|| CellError(format!("task {} was not prepared", task.id)))?;
+        let network = task.config.environment.allow_internet.unwrap_or(true);
+        let id = self.container_for(task, &image)?;
+        let mut session = DockerSession {
+            sandbox: self,
+            id,
+            workdir: image.workdir,
+            connected: network,
+        };
+        let workdir = session.workdir.clone();
+        session.upload(&workdir, workspace)?;
+        Ok(Box::new(session))
+    }
+}
+
+/// One cell's container; removed on drop.
+struct DockerSession<'a> {
+    sandbox: &'a DockerSandbox,
+    id: String,
+    workdir: String,
+    connected: bool,
+}
+
+impl Drop for DockerSession<'_> {
+    fn drop(&mut self) {
+        self.sandbox
+            .block_on(self.sandbox.remove_container(&self.id));
+    }
+}
+
+impl DockerSession<'_> {
+    async fn set_network(&mut self, on: bool) -> Result<(), CellError> {
+        if on == self.connected {
+            return Ok(());
+        }
+        let docker = &self.sandbox.docker;
+        if on {
+            let request = NetworkConnectRequest {
+                container: self.id.clone(),
+                ..NetworkConnectRequest::default()
+            };
+            docker
+                .connect_network(NETWORK, request)
+                .await
+                .map_err(|e| CellError::new("reconnecting the network", e))?;
+        } else {
+            let request = NetworkDisconnectRequest {
+                container: self.id.clone(),
+                force: Some(true),
+            };
+            docker
+                .disconnect_network(NETWORK, request)
+                .await
+                .map_err(|e| CellError::new("cutting the network", e))?;
+        }
+        self.connected = on;
+        Ok(())
+    }
+
+    async fn run(&mut self, spec: &ExecSpec) -> Result<ExecResult, CellError> {
+        self.set_network(spec.network).await?;
+        let docker = &self.sandbox.docker;
+        let mut env: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        if !spec.fresh_dirs.is_empty() {
+            env.push(format!("SKILLGATE_FRESH={}", spec.fresh_dirs.join(" ")));
+        }
+        let options = exec_options(with_fresh_dirs(spec), env, Some(spec.workdir.clone()));
+        let exec = docker
+            .create_exec(&self.id, options)
+            .await
+            .map_err(|e| CellError::new("creating the exec", e))?;
+        let mut stdout = std::fs::File::create(&spec.stdout)
+            .map_err(|e| CellError::new("creating the log", e))?;
+        let mut stderr = std::fs::File::create(&spec.stderr)
+            .map_err(|e| CellError::new("creating the log", e))?;
+        let started = docker
+            .start_exec(&exec.id, None)
+            .await
+            .map_err(|e| CellError::new("starting the exec", e))?;
+        let StartExecResults::Attached { mut output, .. } = started else {
+            return Err(CellError("exec started detached".into()));
+        };
+        let deadline = tokio::time::Instant::now() + spec.timeout;
+        let mut timed_out = false;
+        loop {
+            match tokio::time::timeout_at(deadline, output.next()).await {
+                Err(_) => {
+                    timed_out = true;
+                    break;
+                }
+                Ok(None) => break,
+                Ok(Some(Err(e))) => return Err(CellError::new("reading the exec output", e)),
+                Ok(Some(Ok(chunk))) => {
+                    let written = match chunk {
+                        LogOutput::StdErr { message } => stderr.write_all(&message),
+                        other => stdout.write_all(&other.into_bytes()),
+                    };
+                    written.map_err(|e| CellError::new("writing the log", e))?;
+                }
+            }
+        }
+        drop(output);
+        if timed_out {
+            self.kill_all().await?;
+        }
+        let inspect = docker
+            .inspect_exec(&exec.id)
+            .await
+            .map_err(|e| CellError::new("inspecting the exec", e))?;
+        Ok(ExecResult {
+            exit: if timed_out {
+                None
+            } else {
+                inspect.exit_code.map(|c| c as i32)
+            },
+            timed_out,
+        })
+    }
+
+    /// Kills every process in the container but its keep-alive (pid 1), i.e. the timed-out
+    /// command and everything it started.
+    async fn kill_all(&self) -> Result<(), CellError> {
+        let docker = &self.sandbox.docker;
+        let argv = vec!["sh".to_owned(), "-c".to_owned(), "kill -9 -1".to_owned()];
+        let exec = docker
+            .create_exec(&self.id, exec_options(argv, Vec::new(), None))
+            .await
+            .map_err(|e| CellError::new("killing", e))?;
+        if let StartExecResults::Attached { mut output, .. } = docker
+            .start_exec(&exec.id, None)
+            .await
+            .map_err(|e| CellError::new("killing", e))?
+        {
+            while output.next().await.is_some() {}
+        }
+        Ok(())
+    }
+
+    async fn download(&self, path: &str) -> Result<Option<Vec<u8>>, CellError> {
+        let options = DownloadFromContainerOptionsBuilder::default()
+            .path(path)
+            .build();
+        let mut stream = self
+            .sandbox
+            .docker
+            .download_from_container(&self.id, Some(options));
+        let mut tar = Vec::new();
+        while let Some(chunk) = stream.next().await {
+            match chunk {
+                Ok(bytes) => tar.extend_from_slice(&bytes),
+                Err(bollard::errors::Error::DockerResponseServerError {
+                    status_code: 404, ..
+                }) => return Ok(None),
+                Err(e) => return Err(CellError::new(&format!("reading {path}"), e)),
+            }
+        }
+        let mut archive = tar::Archive::new(tar.as_slice());
+        let entries = archive
+            .entries()
+            .map_err(|e| CellError::new(&format!("reading {path}"), e))?;
+        for entry in entries {
+            let mut entry = entry.map_err(|e| CellError::new(&format!("reading {path}"), e))?;
+            if entry.header().entry_type().is_file() {
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut entry, &mut bytes)
+                    .map_err(|e| CellError::new(&format!("reading {path}"), e))?;
+                return Ok(Some(bytes));
+            }
+        }
+        Ok(None)
+    }
+}
+
+impl Session for DockerSession<'_> {
+    fn workdir(&self) -> String {
+        self.workdir.clone()
+    }
+
+    fn path(&self, fixed: &str) -> String {
+        fixed.to_owned()
+    }
+
+    fn upload(&mut self, dest: &str, bundle: &Bundle) -> Result<(), CellError> {
+        let tar = rooted_tar(dest, bundle)?;
+        let options = UploadToContainerOptionsBuilder::default().path("/").build();
+        let docker = &self.sandbox.docker;
+        self.sandbox
+            .block_on(docker.upload_to_container(
+                &self.id,
+                Some(options),
+                bollard::body_full(tar.into()),
+            ))
+            .map_err(|e| CellError::new(&format!("uploading to {dest}"), e))
+    }
+
+    fn exec(&mut self, spec: &ExecSpec) -> Result<ExecResult, CellError> {
+        let sandbox = self.sandbox;
+        sandbox.block_on(self.run(spec))
+    }
+
+    fn read(&mut self, path: &str) -> Result<Option<Vec<u8>>, CellError> {
+        self.sandbox.block_on(self.download(path))
+    }
+
+    fn remove(&mut self, paths: &[&str]) -> Result<(), CellError> {
+        let docker = &self.sandbox.docker;
+        let mut argv = vec!["rm".to_owned(), "-rf".to_owned()];
+        argv.extend(paths.iter().map(|p| (*p).to_owned()));
+        self.sandbox.block_on(async {
+            let exec = docker
+                .create_exec(&self.id, exec_options(argv, Vec::new(), None))
+                .await
+                .map_err(|e| CellError::new("removing", e))?;
+            if let StartExecResults::Attached { mut output, .. } = docker
+                .start_exec(&exec.id, None)
+                .await
+                .map_err(|e| CellError::new("removing", e))?
+            {
+                while output.next().await.is_some() {}
+            }
+            match docker
+                .inspect_exec(&exec.id)
+                .await
+                .map_err(|e| CellError::new("removing", e))?
+                .exit_code
+            {
+                Some(0) => Ok(()),
+                code => Err(CellError(format!(
+                    "removing {paths:?}: rm exited with {code:?}"
+                ))),
+            }
+        })
+    }
+}
+
+/// The command, preceded (in the same exec, saving a round trip) by emptying its fresh dirs.
+fn with_fresh_dirs(spec: &ExecSpec) -> Vec<String> {
+    if spec.fresh_dirs.is_empty() {
+        return spec.argv.clone();
+    }
+    let mut argv = vec![
+        "sh".to_owned(),
+        "-c".to_owned(),
+        "for d in $SKILLGATE_FRESH; do rm -rf \"$d\" && mkdir -p \"$d\" || exit 97; done; exec \"$@\"".to_owned(),
+        "sh".to_owned(),
+    ];
+    argv.extend(spec.argv.iter().cloned());
+    argv
+}
+
+/// The bundle as a tar to extract at `/`, with `dest` and its parents as directory entries
+/// so the upload creates them (the API refuses a missing destination).
+fn rooted_tar(dest: &str, bundle: &Bundle) -> Result<Vec<u8>, CellError> {
+    let prefix = dest.trim_matches('/');
+    let mut builder = tar::Builder::new(Vec::new());
+    let mut dir = String::new();
+    for part in prefix.split('/').filter(|p| !p.is_empty()) {
+        dir = if dir.is_empty() {
+            part.to_owned()
+        } else {
+            format!("{dir}/{part}")
+        };
+        let mut header = tar::Header::new_gnu();
+        header.set_entry_type(tar::EntryType::Directory);
+        header.set_mode(0o755);
+        header.set_size(0);
+        builder
+            .append_data(&mut header, format!("{dir}/"), std::io::empty())
+            .map_err(|e| CellError::new("archiving", e))?;
+    }
+    for e in bundle.entries() {
+        let bytes = e
+            .read()
+            .map_err(|err| CellError::new("reading files", err))?;
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(if e.executable { 0o755 } else { 0o644 });
+        header.set_entry_type(tar::EntryType::Regular);
+        let path = if prefix.is_empty() {
+            e.path.clone()
+        } else {
+            format!("{prefix}/{}", e.path)
+        };
+        builder
+            .append_data(&mut header, path, bytes.as_slice())
+            .map_err(|err| CellError::new("archiving", err))?;
+    }
+    builder
+        .into_inner()
+        .map_err(|e| CellError::new("archiving", e))
+}
+
+fn exec_options(
+    argv: Vec<String>,
+    env: Vec<String>,
+    workdir: Option<String>,
+) -> CreateExecOptions<String> {
+    CreateExecOptions {
+        cmd: Some(argv),
+        env: Some(env),
+        working_dir: workdir,
+        attach_stdout: Some(true),
+        attach_stderr: Some(true),
+        ..CreateExecOptions::default()
+    }
+}
+
+/// A task id as a valid image-name component.
+fn sanitize(id: &str) -> String {
+    id.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}

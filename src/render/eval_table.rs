@@ -1,0 +1,247 @@
+//! The evaluation as text: a conditions table, the three paired deltas and the decision with
+//! its reasons, in plain fixed-width text (no colour) or in markdown. Pure: `String` out.
+
+use crate::eval::condition::Condition;
+use crate::stats::{ConditionStats, EvalSummary, Interval};
+use crate::verdict::{Basis, Decision, Verdict, grouped, percent_label, signed};
+
+/// Column headers of the conditions table.
+pub(crate) const CONDITION_HEADERS: [&str; 8] = [
+    "Condition",
+    "Pass rate",
+    "Pass@1",
+    "Mean tokens",
+    "Median tokens",
+    "Mean wall",
+    "Cells",
+    "Errors",
+];
+
+/// Column headers of the deltas table.
+pub(crate) const DELTA_HEADERS: [&str; 4] = ["Difference", "Comparison", "Points", "Interval"];
+
+/// Shown where a figure could not be computed.
+const MISSING: &str = "n/a";
+
+/// The plain-text report: fixed width, no colour, ready for a terminal or a log.
+pub fn human(verdict: &Verdict) -> String {
+    let mut out = String::new();
+    if let Some(summary) = &verdict.eval {
+        out.push_str(&headline(summary));
+        out.push_str("\n\n");
+        out.push_str(&fixed_width(
+            &CONDITION_HEADERS,
+            &condition_rows(summary),
+            1,
+        ));
+        out.push('\n');
+        out.push_str(&fixed_width(&DELTA_HEADERS, &delta_rows(summary), 2));
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "Decision: {} (basis: {})\n",
+        decision_word(verdict.decision),
+        basis_word(verdict.basis)
+    ));
+    for reason in &verdict.reasons {
+        out.push_str(&format!("  - {reason}\n"));
+    }
+    out
+}
+
+/// The markdown report, for job step summaries and check runs.
+pub fn markdown(verdict: &Verdict) -> String {
+    let mut out = format!(
+        "### skillgate verdict: **{}** ({})\n\n",
+        decision_word(verdict.decision),
+        basis_word(verdict.basis)
+    );
+    if let Some(summary) = &verdict.eval {
+        out.push_str(&markdown_escape(&headline(summary)));
+        out.push_str("\n\n");
+        out.push_str(&markdown_table(
+            &CONDITION_HEADERS,
+            &condition_rows(summary),
+            1,
+        ));
+        out.push('\n');
+        out.push_str(&markdown_table(&DELTA_HEADERS, &delta_rows(summary), 2));
+        out.push('\n');
+    }
+    out.push_str("**Reasons**\n\n");
+    for reason in &verdict.reasons {
+        out.push_str(&format!("- {}\n", markdown_escape(reason)));
+    }
+    out
+}
+
+/// "12 tasks × 3 seeds, 95% intervals from 10,000 bootstrap resamples over tasks".
+pub(crate) fn headline(summary: &EvalSummary) -> String {
+    format!(
+        "Evaluation: {} tasks × {} seeds, {} intervals from {} bootstrap resamples over tasks",
+        summary.tasks,
+        summary.seeds,
+        percent_label(summary.confidence * 100.0),
+        grouped(u64::from(summary.resamples))
+    )
+}
+
+/// One row per condition present in the journal.
+pub(crate) fn condition_rows(summary: &EvalSummary) -> Vec<Vec<String>> {
+    summary
+        .conditions
+        .iter()
+        .map(|(&condition, stats)| condition_row(condition, stats))
+        .collect()
+}
+
+fn condition_row(condition: Condition, stats: &ConditionStats) -> Vec<String> {
+    let percent = |v: Option<f64>| v.map_or(MISSING.to_owned(), |v| format!("{:.1}%", v * 100.0));
+    let tokens = |v: Option<f64>| v.map_or(MISSING.to_owned(), |v| grouped(v.round() as u64));
+    vec![
+        format!("{condition:?} {}", condition_name(condition)),
+        percent(stats.pass_rate),
+        percent(stats.pass1_rate),
+        tokens(stats.mean_tokens),
+        tokens(stats.median_tokens),
+        stats
+            .mean_wall_s
+            .map_or(MISSING.to_owned(), |w| format!("{w:.1} s")),
+        stats.cells.to_string(),
+        stats.errors.to_string(),
+    ]
+}
+
+/// The three paired deltas, in points.
+pub(crate) fn delta_rows(summary: &EvalSummary) -> Vec<Vec<String>> {
+    deltas(summary)
+        .into_iter()
+        .map(|(name, comparison, interval)| {
+            let (point, bounds) = interval.map_or((MISSING.to_owned(), MISSING.to_owned()), |i| {
+                (signed(i.point * 100.0), points_bracket(i))
+            });
+            vec![name.to_owned(), comparison.to_owned(), point, bounds]
+        })
+        .collect()
+}
+
+/// (name, comparison, interval) of Δ, ΔLength and ΔContent.
+pub(crate) fn deltas(
+    summary: &EvalSummary,
+) -> [(&'static str, &'static str, Option<&Interval>); 3] {
+    [
+        ("Δ", "C1 − C0", summary.delta.as_ref()),
+        ("ΔLength", "C2 − C0", summary.delta_length.as_ref()),
+        ("ΔContent", "C1 − C2", summary.delta_content.as_ref()),
+    ]
+}
+
+/// `[+1.7, +15.0]` in points.
+pub(crate) fn points_bracket(interval: &Interval) -> String {
+    format!(
+        "[{}, {}]",
+        signed(interval.lo * 100.0),
+        signed(interval.hi * 100.0)
+    )
+}
+
+/// What a condition is, in a few words.
+pub(crate) fn condition_name(condition: Condition) -> &'static str {
+    match condition {
+        Condition::C0 => "no skill",
+        Condition::C1 => "skill",
+        Condition::C2 => "length control",
+        Condition::C3a => "no examples",
+        Condition::C3b => "prohibitions only",
+    }
+}
+
+pub(crate) fn decision_word(decision: Decision) -> &'static str {
+    match decision {
+        Decision::Inject => "inject",
+        Decision::Skip => "skip",
+    }
+}
+
+pub(crate) fn basis_word(basis: Basis) -> &'static str {
+    match basis {
+        Basis::Static => "static",
+        Basis::Eval => "eval",
+    }
+}
+
+/// Columns padded to their widest cell (counted in characters); the first `text_columns`
+/// columns are left aligned, the others right aligned like numbers.
+fn fixed_width(headers: &[&str], rows: &[Vec<String>], text_columns: usize) -> String {
+    let widths: Vec<usize> = (0..headers.len())
+        .map(|col| {
+            rows.iter()
+                .map(|r| r[col].chars().count())
+                .chain([headers[col].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: Vec<&str>| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(col, (cell, &width))| pad(cell, width, col < text_columns))
+            .collect();
+        format!("{}\n", padded.join("  ").trim_end())
+    };
+    let mut out = line(headers.to_vec());
+    for row in rows {
+        out.push_str(&line(row.iter().map(String::as_str).collect()));
+    }
+    out
+}
+
+fn pad(cell: &str, width: usize, left: bool) -> String {
+    let fill = " ".repeat(width.saturating_sub(cell.chars().count()));
+    if left {
+        format!("{cell}{fill}")
+    } else {
+        format!("{fill}{cell}")
+    }
+}
+
+/// A markdown table; the first `text_columns` columns are left aligned, the rest right.
+fn markdown_table(headers: &[&str], rows: &[Vec<String>], text_columns: usize) -> String {
+    let row = |cells: Vec<String>| format!("| {} |\n", cells.join(" | "));
+    let mut out = row(headers.iter().map(|h| markdown_escape(h)).collect());
+    let rule = (0..headers.len())
+        .map(|col| if col < text_columns { "---" } else { "--:" }.to_owned())
+        .collect();
+    out.push_str(&row(rule));
+    for cells in rows {
+        out.push_str(&row(cells.iter().map(|c| markdown_escape(c)).collect()));
+    }
+    out
+}
+
+/// Escapes what would break a table or be read as HTML by a markdown renderer.
+fn markdown_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_cells_cannot_break_the_table_or_inject_html() {
+        assert_eq!(markdown_escape("a|b <img>"), "a\\|b &lt;img&gt;");
+    }
+}

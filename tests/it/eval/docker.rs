@@ -1,0 +1,344 @@
+//! Every scenario on the real Docker engine, plus the checks only Docker has (no container
+//! left behind, one clear error before any cell when an image is missing).
+
+use skillgate::eval::args::Backend;
+use skillgate::eval::{evaluate, run_id};
+
+use super::scenarios;
+use super::support::*;
+
+/// Runs a scenario with the busybox image ready, then checks no container of the run is left.
+fn with_docker(f: impl FnOnce(&std::path::Path)) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    docker("image-setup");
+    f(tmp.path());
+    let sandbox = docker(&run_id(&out));
+    assert_eq!(
+        leftover_containers(&sandbox),
+        Vec::<String>::new(),
+        "containers left behind"
+    );
+}
+
+#[test]
+fn conditions_and_discovery() {
+    with_docker(|dir| scenarios::conditions_and_discovery(Backend::Docker, &dir.join("run")));
+}
+
+#[test]
+fn claude_code_stream() {
+    with_docker(|dir| scenarios::claude_code_stream(Backend::Docker, &dir.join("run")));
+}
+
+#[test]
+fn inject() {
+    with_docker(|dir| scenarios::inject(Backend::Docker, &dir.join("run")));
+}
+
+#[test]
+fn timeout_kills() {
+    with_docker(|dir| {
+        scenarios::timeout(Backend::Docker, &dir.join("run"), dir);
+    });
+}
+
+#[test]
+fn crash_is_error() {
+    with_docker(|dir| scenarios::crash_is_error(Backend::Docker, &dir.join("run")));
+}
+
+#[test]
+fn feedback() {
+    with_docker(|dir| scenarios::feedback(Backend::Docker, &dir.join("run")));
+}
+
+#[test]
+fn cache() {
+    with_docker(|dir| scenarios::cache(Backend::Docker, dir));
+}
+
+#[test]
+fn kill_and_resume() {
+    with_docker(|dir| {
+        scenarios::kill_and_resume("docker", dir);
+    });
+}
+
+#[test]
+fn tasks_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sandbox = docker(&run_id(tmp.path()));
+    scenarios::tasks_check(&sandbox, tmp.path());
+    drop(sandbox);
+    assert!(leftover_containers(&docker(&run_id(tmp.path()))).is_empty());
+}
+
+#[test]
+fn missing_image_fails_before_any_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    let task = task_copy(tmp.path(), "remove-command", 5.0);
+    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    std::fs::write(
+        task.join("task.toml"),
+        toml.replace(BUSYBOX_IMAGE, "skillgate-no-such-image:0"),
+    )
+    .unwrap();
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = task;
+    let err = evaluate(&o, fixture_skill()).unwrap_err().to_string();
+    assert!(
+        err.contains("skillgate-no-such-image:0") && err.contains("missing"),
+        "{err}"
+    );
+    assert!(cells(&out).is_empty());
+}
+
+#[test]
+fn unreachable_daemon_is_one_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .env(
+            "DOCKER_HOST",
+            format!("unix://{}", tmp.path().join("no.sock").display()),
+        )
+        .arg("eval")
+        .arg(fixture("skills/inventory-conventions/SKILL.md"))
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .arg("--worktree")
+        .arg("--tasks")
+        .arg(root().join("tasks"))
+        .args([
+            "--agent",
+            "command",
+            "--agent-cmd",
+            "true",
+            "--backend",
+            "docker",
+            "--out",
+        ])
+        .arg(tmp.path().join("run"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("unreachable"), "{stderr}");
+    assert!(
+        !tmp.path().join("run/cells.jsonl").exists() || cells(&tmp.path().join("run")).is_empty()
+    );
+}
+
+#[test]
+fn agent_install_runs_once_per_image_as_a_derived_image() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    // A per-test marker keeps the derived image new for this run.
+    let marker = format!("installed-{}", std::process::id());
+    let install = format!(
+        "mkdir -p /opt/agent && echo {marker} >/opt/agent/marker && date +%s%N >/opt/agent/when"
+    );
+    let tasks =
+        skillgate::eval::task::Task::load_all(&root().join("tasks/remove-command")).unwrap();
+    let read_when = |run: &str| {
+        let sandbox =
+            skillgate::eval::sandbox::docker::DockerSandbox::connect(run, Some(install.clone()))
+                .unwrap();
+        use skillgate::eval::sandbox::Sandbox;
+        sandbox.prepare(&tasks).unwrap();
+        let mut session = sandbox
+            .open(&tasks[0], &skillgate::eval::sandbox::Bundle::new())
+            .unwrap();
+        let seen = session.read("/opt/agent/marker").unwrap().unwrap();
+        assert_eq!(String::from_utf8_lossy(&seen).trim(), marker);
+        let when = session.read("/opt/agent/when").unwrap().unwrap();
+        drop(session);
+        drop(sandbox); // also removes the container it had warmed up for a next cell
+        assert!(leftover_containers(&docker(run)).is_empty());
+        when
+    };
+    let first = read_when(&run_id(&tmp.path().join("a")));
+    let second = read_when(&run_id(&tmp.path().join("b")));
+    assert_eq!(
+        first, second,
+        "the install step ran again instead of reusing the derived image"
+    );
+    let sandbox = docker("image-setup");
+    let base = sandbox
+        .block_on(sandbox.client().inspect_image(BUSYBOX_IMAGE))
+        .unwrap()
+        .id
+        .unwrap();
+    let hash = skillgate::eval::sha256_hex(format!("{base}\0{install}").as_bytes());
+    remove_image(&sandbox, &format!("skillgate-agent:{}", &hash[..16]));
+}
+
+#[test]
+fn ctrl_c_removes_the_containers() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let out = tmp.path().join("run");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .arg("eval")
+        .arg(fixture("skills/inventory-conventions/SKILL.md"))
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .arg("--worktree")
+        .arg("--tasks")
+        .arg(root().join("tasks/remove-command"))
+        .args(["--agent", "command", "--agent-cmd"])
+        .arg(format!(
+            "{} sleep",
+            fixture("agents/command-agent.sh").display()
+        ))
+        .args([
+            "--conditions",
+            "C0,C1",
+            "-j",
+            "2",
+            "--no-cache",
+            "--quiet",
+            "--backend",
+            "docker",
+            "--out",
+        ])
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let sandbox = docker(&run_id(&out));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while leftover_containers(&sandbox).len() < 2 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run started no container"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(leftover_containers(&sandbox), Vec::<String>::new());
+}
+
+#[test]
+fn verifier_runs_without_network_even_when_the_agent_had_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    std::fs::write(
+        task.join("task.toml"),
+        toml.replace("allow_internet = false", "allow_internet = true"),
+    )
+    .unwrap();
+    // Passes only when the container has no interface but loopback.
+    std::fs::write(
+        task.join("tests/test.sh"),
+        "ls /sys/class/net\n[ \"$(ls /sys/class/net)\" = lo ]\n",
+    )
+    .unwrap();
+    let agent = tmp.path().join("agent.sh");
+    std::fs::write(
+        &agent,
+        "#!/bin/sh\necho \"interfaces: $(ls /sys/class/net | tr '\\n' ' ')\"\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(agent.to_string_lossy().into_owned());
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    o.attempts = 2;
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(
+        cells[0].outcome,
+        skillgate::eval::Outcome::Pass,
+        "{:?}",
+        cells[0]
+    );
+    let logs = agent_logs(&out);
+    assert!(
+        logs[0].1.contains("eth0"),
+        "the agent phase had a network: {}",
+        logs[0].1
+    );
+    assert!(leftover_containers(&docker(&run_id(&out))).is_empty());
+}
+
+/// A task without `docker_image` whose `environment/Dockerfile` says `dockerfile`.
+fn built_task(dir: &std::path::Path, dockerfile: &str) -> std::path::PathBuf {
+    let task = task_copy(dir, "remove-command", 30.0);
+    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    std::fs::write(
+        task.join("task.toml"),
+        toml.replace(&format!("docker_image = \"{BUSYBOX_IMAGE}\"\n"), ""),
+    )
+    .unwrap();
+    std::fs::create_dir_all(task.join("environment")).unwrap();
+    std::fs::write(task.join("environment/Dockerfile"), dockerfile).unwrap();
+    std::fs::write(
+        task.join("tests/test.sh"),
+        "[ \"$(cat /built-marker)\" = \"built $(pwd)\" ]\n",
+    )
+    .unwrap();
+    task
+}
+
+#[test]
+fn task_images_are_built_from_environment_dockerfile() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let marker = std::process::id();
+    let dockerfile = format!(
+        "FROM {BUSYBOX_IMAGE}\nWORKDIR /srv/{marker}\nRUN echo \"built /srv/{marker}\" >/built-marker\n"
+    );
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = built_task(tmp.path(), &dockerfile);
+    o.agent_cmd = Some("true".into());
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(
+        cells[0].outcome,
+        skillgate::eval::Outcome::Pass,
+        "ran in the built image, in its WORKDIR: {:?}",
+        cells[0]
+    );
+    let hash = skillgate::eval::task::tree_sha256(&o.tasks.join("environment")).unwrap();
+    remove_image(
+        &docker("image-setup"),
+        &format!("skillgate-task-remove-command:{}", &hash[..12]),
+    );
+}
+
+#[test]
+fn a_failing_build_is_one_error_before_any_cell() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = built_task(
+        tmp.path(),
+        &format!(
+            "FROM {BUSYBOX_IMAGE}\nRUN echo {} && exit 3\n",
+            std::process::id()
+        ),
+    );
+    let err = evaluate(&o, fixture_skill()).unwrap_err().to_string();
+    assert!(
+        err.contains("building environment/Dockerfile failed"),
+        "{err}"
+    );
+    assert!(cells(&out).is_empty());
+}

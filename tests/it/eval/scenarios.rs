@@ -1,0 +1,302 @@
+//! Scenarios run on both backends. Each returns the run directory for backend-specific checks.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use skillgate::eval::agent::AgentKind;
+use skillgate::eval::args::Backend;
+use skillgate::eval::journal::Outcome;
+use skillgate::eval::{Condition, Placement, evaluate};
+
+use super::support::*;
+
+/// C1 workspaces hold the skill where the agent looks, C0 ones do not; the fixture agent
+/// solves every task only when it finds the skill; tests stay invisible; C2 is matched.
+pub fn conditions_and_discovery(backend: Backend, out: &Path) {
+    let mut o = options(backend, out, "");
+    o.conditions = Condition::ALL.to_vec();
+    let summary = evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!(summary.planned, 15);
+    let cells = cells(out);
+    assert_eq!(cells.len(), 15);
+    let by = by_condition(&cells);
+    for (condition, expected) in [
+        (Condition::C0, Outcome::Fail),
+        (Condition::C1, Outcome::Pass),
+        (Condition::C2, Outcome::Fail),
+        (Condition::C3a, Outcome::Fail),
+        (Condition::C3b, Outcome::Fail),
+    ] {
+        let outcomes: Vec<_> = by[&condition].iter().map(|c| c.outcome).collect();
+        assert_eq!(outcomes, vec![expected; 3], "{condition}");
+    }
+    let c0_tokens: u64 = by[&Condition::C0].iter().map(|c| c.input_tokens).sum();
+    let c1_tokens: u64 = by[&Condition::C1].iter().map(|c| c.input_tokens).sum();
+    assert!(
+        c1_tokens > c0_tokens,
+        "the skill adds input: {c1_tokens} vs {c0_tokens}"
+    );
+    let logs = agent_logs(out);
+    assert_eq!(logs.len(), 15);
+    for (path, log) in &logs {
+        let path = path.to_string_lossy();
+        assert!(log.contains("tests-visible: no"), "{path}: {log}");
+        if path.contains("/C0-") {
+            assert!(log.contains("skill: none"), "{path}: {log}");
+        } else {
+            assert!(
+                log.contains("/.skills/inventory-conventions"),
+                "{path}: {log}"
+            );
+        }
+    }
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let skill_tokens = run["skill_body"]["tokens"].as_f64().unwrap();
+    let control_tokens = run["control_body"]["tokens"].as_f64().unwrap();
+    assert!(
+        (control_tokens - skill_tokens).abs() / skill_tokens <= 0.02,
+        "{run}"
+    );
+    let share = |k: &str| run[k]["code_share"].as_f64().unwrap();
+    assert!(
+        (share("control_body") - share("skill_body")).abs() <= 0.05,
+        "{run}"
+    );
+    assert!(run["finished_at"].is_string() && run["started_at"].is_string());
+}
+
+/// The claude-code fixture speaks stream-json; usage is counted once per message id and the
+/// cost comes from the result event.
+pub fn claude_code_stream(backend: Backend, out: &Path) {
+    let mut o = options(backend, out, "");
+    o.agent = AgentKind::ClaudeCode;
+    o.agent_cmd = Some(
+        fixture("agents/claude-code.sh")
+            .to_string_lossy()
+            .into_owned(),
+    );
+    o.tasks = root().join("tasks/low-stock-report");
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(out);
+    let by = by_condition(&cells);
+    assert_eq!(by[&Condition::C0][0].outcome, Outcome::Fail);
+    assert_eq!(by[&Condition::C1][0].outcome, Outcome::Pass);
+    for cell in &cells {
+        let a = &cell.attempts[0];
+        assert_eq!(a.output_tokens, 15, "msg_1 counted once (12) + msg_2 (3)");
+        assert_eq!((a.cache_read_tokens, a.cache_write_tokens), (100, 10));
+        assert_eq!(a.cost_usd, Some(0.0042));
+    }
+    assert!(by[&Condition::C1][0].input_tokens > by[&Condition::C0][0].input_tokens);
+}
+
+/// Under `inject` the body reaches the agent through the instruction, and no skill folder.
+pub fn inject(backend: Backend, out: &Path) {
+    let mut o = options(backend, out, "");
+    o.placement = Placement::Inject;
+    o.tasks = root().join("tasks/remove-command");
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(out);
+    let by = by_condition(&cells);
+    assert_eq!(by[&Condition::C1][0].outcome, Outcome::Pass);
+    assert_eq!(by[&Condition::C0][0].outcome, Outcome::Fail);
+    for (_, log) in agent_logs(out) {
+        assert!(log.contains("skill: none"), "{log}");
+    }
+}
+
+/// A hanging agent is killed at its time limit, with everything it started.
+/// Returns the pid of the background process it left, read from its log.
+pub fn timeout(backend: Backend, out: &Path, scratch: &Path) -> u32 {
+    let mut o = options(backend, out, "sleep");
+    o.tasks = task_copy(scratch, "remove-command", 1.0);
+    o.conditions = vec![Condition::C0];
+    let started = Instant::now();
+    evaluate(&o, fixture_skill()).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(15),
+        "{:?}",
+        started.elapsed()
+    );
+    let cells = cells(out);
+    assert_eq!(cells[0].outcome, Outcome::Timeout);
+    assert!(
+        cells[0].attempts[0]
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("time limit")
+    );
+    let logs = agent_logs(out);
+    let pid = logs[0]
+        .1
+        .lines()
+        .find_map(|l| l.strip_prefix("sleeper: "))
+        .expect("sleeper pid logged");
+    pid.trim().parse().unwrap()
+}
+
+/// A crashing agent is an error, retried, never a fail.
+pub fn crash_is_error(backend: Backend, out: &Path) {
+    let mut o = options(backend, out, "crash");
+    o.tasks = root().join("tasks/remove-command");
+    o.conditions = vec![Condition::C1];
+    o.retries = 1;
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(out);
+    assert_eq!(cells.len(), 1);
+    assert_eq!(cells[0].outcome, Outcome::Error);
+    assert!(
+        cells[0].attempts[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("status 3")
+    );
+    let retries = std::fs::read_dir(out.join("logs/remove-command"))
+        .unwrap()
+        .count();
+    assert_eq!(retries, 2, "first run and one retry");
+}
+
+/// The verifier's output reaches the next attempt; a later pass makes the cell pass.
+pub fn feedback(backend: Backend, out: &Path) {
+    let mut o = options(backend, out, "learner");
+    o.tasks = root().join("tasks/total-skips-comments");
+    o.conditions = vec![Condition::C1];
+    o.attempts = 2;
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(out);
+    let a = &cells[0].attempts;
+    assert_eq!(a.len(), 2);
+    assert_eq!((a[0].outcome, a[0].reward), (Outcome::Fail, Some(0.0)));
+    assert_eq!((a[1].outcome, a[1].reward), (Outcome::Pass, Some(1.0)));
+    assert_eq!(cells[0].outcome, Outcome::Pass);
+    let logs = agent_logs(out);
+    let second = logs
+        .iter()
+        .find(|(p, _)| p.ends_with("attempt-2-agent.stdout"))
+        .unwrap();
+    assert!(second.1.contains("feedback: FAIL"), "{}", second.1);
+}
+
+/// A second run with the same cells takes every outcome from the cache.
+pub fn cache(backend: Backend, scratch: &Path) {
+    let mut o = options(backend, &scratch.join("run-1"), "");
+    o.tasks = root().join("tasks/low-stock-report");
+    o.cache_dir = Some(scratch.join("cache"));
+    let first = evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!((first.ran, first.cached), (2, 0));
+    o.out = scratch.join("run-2");
+    let second = evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!((second.ran, second.cached), (0, 2));
+    assert_eq!(cells(&scratch.join("run-1")), cells(&scratch.join("run-2")));
+}
+
+/// `kill -9` midway, a torn last line, then `--resume`: every cell exactly once. The run
+/// also shows that only configured variables reach the agent, and never a GitHub token.
+pub fn kill_and_resume(backend: &str, scratch: &Path) -> PathBuf {
+    let out = scratch.join("run");
+    std::fs::write(
+        scratch.join("skillgate.toml"),
+        "[eval]\npass-env = [\"GITHUB_TOKEN\", \"FIXTURE_SECRET\"]\n",
+    )
+    .unwrap();
+    let args = |resume: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillgate"));
+        cmd.current_dir(scratch)
+            .env("GITHUB_TOKEN", "ghp_fixture")
+            .env("FIXTURE_SECRET", "s3cret")
+            .arg("eval")
+            .arg(fixture("skills/inventory-conventions/SKILL.md"))
+            .arg("--config")
+            .arg(scratch.join("skillgate.toml"))
+            .arg("--repo")
+            .arg(fixture("repos/inventory"))
+            .arg("--worktree")
+            .arg("--tasks")
+            .arg(root().join("tasks"))
+            .args(["--agent", "command", "--agent-cmd"])
+            .arg(format!(
+                "{} slow",
+                fixture("agents/command-agent.sh").display()
+            ))
+            .args([
+                "--conditions",
+                "C0,C1",
+                "--seeds",
+                "4",
+                "-j",
+                "2",
+                "--no-cache",
+                "--quiet",
+                "--backend",
+                backend,
+            ])
+            .arg(if resume { "--resume" } else { "--out" })
+            .arg(&out);
+        cmd
+    };
+    let mut child = args(false)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while cells_on_disk(&out) < 4 {
+        assert!(Instant::now() < deadline, "the run made no progress");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = cells_on_disk(&out);
+    assert!(before < 24, "killed midway ({before} cells)");
+    let mut journal = std::fs::OpenOptions::new()
+        .append(true)
+        .open(out.join("cells.jsonl"))
+        .unwrap();
+    std::io::Write::write_all(&mut journal, b"{\"schema\":1,\"skill_sha256\":\"torn").unwrap();
+    let status = args(true).status().unwrap();
+    assert!(status.success());
+    let cells = cells(&out);
+    assert_eq!(cells.len(), 24);
+    let keys: HashSet<_> = cells.iter().map(|c| c.key()).collect();
+    assert_eq!(keys.len(), 24, "no cell twice");
+    for (_, log) in agent_logs(&out) {
+        assert!(!log.contains("env-leak: GITHUB_TOKEN"), "{log}");
+        assert!(log.contains("env-leak: FIXTURE_SECRET"), "{log}");
+    }
+    out
+}
+
+fn cells_on_disk(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("cells.jsonl"))
+        .map(|s| s.lines().count())
+        .unwrap_or(0)
+}
+
+/// `tasks check` on the example tasks: valid, not leaking the skill, discriminating.
+pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path) {
+    let repo = skillgate::eval::repo_bundle(&fixture("repos/inventory"), true).unwrap();
+    let skill = fixture_skill();
+    let checks =
+        skillgate::eval::check_tasks(&root().join("tasks"), Some(&skill), &repo, sandbox, logs)
+            .unwrap();
+    assert_eq!(checks.len(), 3);
+    for check in &checks {
+        assert!(
+            check.problems.is_empty(),
+            "{}: {:?}",
+            check.task,
+            check.problems
+        );
+        let d = check.discrimination.as_ref().unwrap();
+        assert!(d.holds(), "{}: {d:?}", check.task);
+    }
+}

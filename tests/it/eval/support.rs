@@ -1,0 +1,256 @@
+//! Shared helpers: the fixture skill, options, journal reading, the busybox image.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use skillgate::eval::agent::AgentKind;
+use skillgate::eval::args::Backend;
+use skillgate::eval::journal::{CellRecord, read_cells};
+use skillgate::eval::sandbox::docker::DockerSandbox;
+use skillgate::eval::{Condition, EvalOptions, Placement, SkillParts};
+
+/// The image every docker test uses, built from `busybox-static` on first use.
+pub const BUSYBOX_IMAGE: &str = "skillgate-test-busybox:1";
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn fixture(path: &str) -> PathBuf {
+    root().join("fixtures").join(path)
+}
+
+/// Reads a SKILL.md into its parts (frontmatter, fenced blocks, "Never"/"Do not" lines).
+pub fn skill_parts(path: &Path) -> SkillParts {
+    let text = std::fs::read_to_string(path).unwrap();
+    let end = text[4..].find("\n---\n").unwrap() + 4 + 5;
+    let (frontmatter, body) = text.split_at(end);
+    let mut code = Vec::new();
+    let mut prohibitions = Vec::new();
+    let mut open = None;
+    let mut at = 0;
+    for line in body.split_inclusive('\n') {
+        let len = line.trim_end_matches('\n').len();
+        if line.starts_with("```") {
+            match open.take() {
+                None => open = Some(at),
+                Some(start) => code.push(start..at + len),
+            }
+        } else if open.is_none() && (line.starts_with("Never") || line.starts_with("Do not")) {
+            prohibitions.push(at..at + len);
+        }
+        at += line.len();
+    }
+    SkillParts {
+        name: "inventory-conventions".into(),
+        dir: path.parent().unwrap().to_owned(),
+        frontmatter: frontmatter.to_owned(),
+        body: body.to_owned(),
+        code_blocks: code,
+        prohibitions,
+    }
+}
+
+/// A skill built from raw parts, for matching tests over several shapes.
+pub fn shaped_skill(body: String, code_blocks: Vec<Range<usize>>) -> SkillParts {
+    SkillParts {
+        name: "shape".into(),
+        dir: PathBuf::from("/nonexistent"),
+        frontmatter: "---\nname: shape\ndescription: a test shape\n---\n".into(),
+        body,
+        code_blocks,
+        prohibitions: Vec::new(),
+    }
+}
+
+pub fn fixture_skill() -> SkillParts {
+    skill_parts(&fixture("skills/inventory-conventions/SKILL.md"))
+}
+
+/// Options for a run of the command fixture agent on the example tasks.
+pub fn options(backend: Backend, out: &Path, agent_args: &str) -> EvalOptions {
+    let cmd = format!(
+        "{} {agent_args}",
+        fixture("agents/command-agent.sh").display()
+    );
+    EvalOptions {
+        skill: fixture("skills/inventory-conventions/SKILL.md"),
+        repo: fixture("repos/inventory"),
+        tasks: root().join("tasks"),
+        agent: AgentKind::Command,
+        agent_cmd: Some(cmd.trim_end().to_owned()),
+        model: None,
+        seeds: 1,
+        attempts: 1,
+        conditions: vec![Condition::C0, Condition::C1],
+        placement: Placement::Discover,
+        backend,
+        jobs: 1,
+        out: out.to_owned(),
+        resume: false,
+        retries: 0,
+        worktree: true,
+        cache_dir: None,
+        pass_env: Vec::new(),
+        install: None,
+        quiet: true,
+    }
+}
+
+pub fn cells(run_dir: &Path) -> Vec<CellRecord> {
+    read_cells(&run_dir.join("cells.jsonl")).unwrap()
+}
+
+pub fn by_condition(cells: &[CellRecord]) -> HashMap<Condition, Vec<&CellRecord>> {
+    let mut map: HashMap<Condition, Vec<&CellRecord>> = HashMap::new();
+    for c in cells {
+        map.entry(c.condition).or_default().push(c);
+    }
+    map
+}
+
+/// Every agent stdout log of a run, with its path.
+pub fn agent_logs(run_dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![run_dir.join("logs")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with("-agent.stdout") {
+                out.push((p.clone(), std::fs::read_to_string(&p).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A copy of one example task with other time limits, in `dir`.
+pub fn task_copy(dir: &Path, task: &str, agent_timeout: f64) -> PathBuf {
+    let src = root().join("tasks").join(task);
+    let dest = dir.join(task);
+    copy_dir(&src, &dest);
+    let toml = std::fs::read_to_string(dest.join("task.toml")).unwrap();
+    let toml = toml.replace(
+        "[agent]\ntimeout_sec = 120.0",
+        &format!("[agent]\ntimeout_sec = {agent_timeout:.1}"),
+    );
+    std::fs::write(dest.join("task.toml"), toml).unwrap();
+    dest
+}
+
+pub fn copy_dir(src: &Path, dest: &Path) {
+    std::fs::create_dir_all(dest).unwrap();
+    for e in std::fs::read_dir(src).unwrap().flatten() {
+        let to = dest.join(e.file_name());
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &to);
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+}
+
+/// Connects to the engine and makes sure the busybox image exists, importing a rootfs tar
+/// (busybox plus one link per applet) through the API. Panics with a clear message when
+/// Docker or busybox-static is missing: these tests must not pass silently.
+pub fn docker(run_id: &str) -> DockerSandbox {
+    let sandbox = DockerSandbox::connect(run_id, None)
+        .unwrap_or_else(|e| panic!("Docker is required for these tests and is not usable: {e}"));
+    let docker = sandbox.client().clone();
+    let exists = sandbox
+        .block_on(docker.inspect_image(BUSYBOX_IMAGE))
+        .is_ok();
+    if !exists {
+        let tar = busybox_rootfs();
+        let options = bollard::query_parameters::CreateImageOptionsBuilder::default()
+            .from_src("-")
+            .repo("skillgate-test-busybox")
+            .tag("1")
+            .changes(vec![
+                "WORKDIR /app".into(),
+                "CMD [\"sh\"]".into(),
+                "ENV PATH=/bin".into(),
+            ])
+            .build();
+        sandbox.block_on(async {
+            use futures_util::StreamExt;
+            let mut stream =
+                docker.create_image(Some(options), Some(bollard::body_full(tar.into())), None);
+            while let Some(step) = stream.next().await {
+                step.expect("importing the busybox rootfs");
+            }
+        });
+    }
+    sandbox
+}
+
+fn busybox_rootfs() -> Vec<u8> {
+    let busybox = ["/bin/busybox", "/usr/bin/busybox"]
+        .into_iter()
+        .find(|p| Path::new(p).is_file())
+        .expect("busybox-static is required (apt-get install -y busybox-static)");
+    let list = std::process::Command::new(busybox)
+        .arg("--list")
+        .output()
+        .expect("busybox --list");
+    let mut builder = tar::Builder::new(Vec::new());
+    for dir in ["bin", "tmp", "app", "etc", "root"] {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Directory);
+        h.set_mode(if dir == "tmp" { 0o1777 } else { 0o755 });
+        h.set_size(0);
+        builder
+            .append_data(&mut h, format!("{dir}/"), std::io::empty())
+            .unwrap();
+    }
+    let bytes = std::fs::read(busybox).unwrap();
+    let mut h = tar::Header::new_gnu();
+    h.set_mode(0o755);
+    h.set_size(bytes.len() as u64);
+    builder
+        .append_data(&mut h, "bin/busybox", bytes.as_slice())
+        .unwrap();
+    let passwd = b"root:x:0:0:root:/root:/bin/sh\n";
+    let mut h = tar::Header::new_gnu();
+    h.set_mode(0o644);
+    h.set_size(passwd.len() as u64);
+    builder
+        .append_data(&mut h, "etc/passwd", passwd.as_slice())
+        .unwrap();
+    for applet in String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .filter(|a| *a != "busybox")
+    {
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Symlink);
+        h.set_mode(0o777);
+        h.set_size(0);
+        builder
+            .append_link(&mut h, format!("bin/{applet}"), "busybox")
+            .unwrap();
+    }
+    builder.into_inner().unwrap()
+}
+
+/// Containers of a run still present (must be none once a run is over).
+pub fn leftover_containers(sandbox: &DockerSandbox) -> Vec<String> {
+    sandbox.run_containers().unwrap()
+}
+
+/// Removes one image a test made for itself (by exact tag: other runs may share the daemon).
+pub fn remove_image(sandbox: &DockerSandbox, tag: &str) {
+    let docker = sandbox.client().clone();
+    let options = bollard::query_parameters::RemoveImageOptionsBuilder::default()
+        .force(true)
+        .build();
+    sandbox
+        .block_on(docker.remove_image(tag, Some(options), None))
+        .unwrap();
+}
