@@ -16,7 +16,7 @@ const WIDTH: f64 = 720.0;
 /// Left margin of the forest plot, where the row labels go.
 const LABEL_WIDTH: f64 = 150.0;
 /// Right margin of the forest plot, where the figures go.
-const FIGURE_WIDTH: f64 = 170.0;
+const FIGURE_WIDTH: f64 = 190.0;
 /// Height of one forest plot row.
 const ROW: f64 = 34.0;
 /// Side of one task's square in the strip, and the gap after it.
