@@ -2,9 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{
-    Access, Binding, CodeFacts, Import, MemberKind, MethodCall, Source, TextRun, unquote, walk,
-};
+use super::{Access, Binding, CodeFacts, Import, MemberKind, Source, TextRun, unquote, walk};
 
 const MEMBERS: &[MemberKind] = &[("selector_expression", "operand", "field")];
 const ROOTS: &[&str] = &["identifier"];
@@ -25,7 +23,16 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
                 });
             }
         }
-        "call_expression" => call(node, source, facts),
+        "call_expression" => super::call(
+            node,
+            source,
+            facts,
+            super::Member {
+                kind: "selector_expression",
+                name: "field",
+                receiver: "operand",
+            },
+        ),
         "interpreted_string_literal_content" | "raw_string_literal_content" => {
             facts.texts.push(TextRun {
                 text: source.text(node).to_owned(),
@@ -73,32 +80,6 @@ fn package_name(path: &str) -> Option<&str> {
         elements.next()
     } else {
         Some(last)
-    }
-}
-
-/// A call of a plain name is an access; a call of a selector is also a method call.
-fn call(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    let Some(function) = node.child_by_field_name("function") else {
-        return;
-    };
-    match function.kind() {
-        "identifier" => facts.accesses.push(Access {
-            root: source.text(function).to_owned(),
-            path: Vec::new(),
-            call: true,
-            span: source.span(function),
-        }),
-        "selector_expression" => {
-            if let Some(field) = function.child_by_field_name("field") {
-                let name = source.text(field).to_owned();
-                facts.method_calls.push(MethodCall {
-                    name,
-                    receiver: super::plain_receiver(function, "operand", source),
-                    span: source.span(function),
-                });
-            }
-        }
-        _ => {}
     }
 }
 

@@ -675,6 +675,39 @@ pub(crate) fn static_path(
     }
 }
 
+/// How a grammar spells a member access (`a.b`): the node kind and its field names.
+pub(crate) struct Member {
+    /// Node kind, e.g. `attribute` (Python) or `selector_expression` (Go).
+    pub kind: &'static str,
+    /// Field holding the member's name.
+    pub name: &'static str,
+    /// Field holding the receiver.
+    pub receiver: &'static str,
+}
+
+/// A call of a plain name is an access; a call of a member is also a method call.
+pub(crate) fn call(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts, member: Member) {
+    let Some(function) = node.child_by_field_name("function") else {
+        return;
+    };
+    if function.kind() == "identifier" {
+        facts.accesses.push(Access {
+            root: source.text(function).to_owned(),
+            path: Vec::new(),
+            call: true,
+            span: source.span(function),
+        });
+    } else if function.kind() == member.kind
+        && let Some(name) = function.child_by_field_name(member.name)
+    {
+        facts.method_calls.push(MethodCall {
+            name: source.text(name).to_owned(),
+            receiver: plain_receiver(function, member.receiver, source),
+            span: source.span(function),
+        });
+    }
+}
+
 /// The `field` child of a callee when it is a plain identifier: the receiver's name.
 pub(crate) fn plain_receiver(callee: Node<'_>, field: &str, source: Source<'_>) -> Option<String> {
     let receiver = callee.child_by_field_name(field)?;

@@ -2,9 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{
-    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MethodCall, Source, TextRun, walk,
-};
+use super::{Access, Binding, CodeFacts, Decorator, Import, ImportedName, Source, TextRun, walk};
 
 /// Collects the facts of a Python tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -23,7 +21,16 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
                 });
             }
         }
-        "call" => call(node, source, facts),
+        "call" => super::call(
+            node,
+            source,
+            facts,
+            super::Member {
+                kind: "attribute",
+                name: "attribute",
+                receiver: "object",
+            },
+        ),
         "decorator" => decorator(node, source, facts),
         "assignment" => collection(node, source, facts),
         "string_content" => {
@@ -110,32 +117,6 @@ fn dotted_and_alias(node: Node<'_>, source: Source<'_>) -> (String, Option<Strin
         (name.to_owned(), alias)
     } else {
         (source.text(node).to_owned(), None)
-    }
-}
-
-/// A call of a plain name is an access; a call of an attribute is also a method call.
-fn call(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    let Some(function) = node.child_by_field_name("function") else {
-        return;
-    };
-    match function.kind() {
-        "identifier" => facts.accesses.push(Access {
-            root: source.text(function).to_owned(),
-            path: Vec::new(),
-            call: true,
-            span: source.span(function),
-        }),
-        "attribute" => {
-            if let Some(name) = function.child_by_field_name("attribute") {
-                let name = source.text(name).to_owned();
-                facts.method_calls.push(MethodCall {
-                    name,
-                    receiver: super::plain_receiver(function, "object", source),
-                    span: source.span(function),
-                });
-            }
-        }
-        _ => {}
     }
 }
 

@@ -3,8 +3,8 @@
 use tree_sitter::Node;
 
 use super::{
-    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, MethodCall, Place,
-    Source, TextRun, walk,
+    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, Place, Source,
+    TextRun, walk,
 };
 
 const MEMBERS: &[MemberKind] = &[("scoped_identifier", "path", "name")];
@@ -31,7 +31,16 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
                 });
             }
         }
-        "call_expression" => call(node, source, facts),
+        "call_expression" => super::call(
+            node,
+            source,
+            facts,
+            super::Member {
+                kind: "field_expression",
+                name: "field",
+                receiver: "value",
+            },
+        ),
         "attribute" => {
             let name = node.named_child(0);
             if let Some(path) = name.and_then(|n| super::static_path(n, source, MEMBERS, ROOTS)) {
@@ -182,32 +191,6 @@ fn extern_crate(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         wildcard: false,
         span: source.span(node),
     });
-}
-
-/// A call of a plain name is an access; a call of a field is a method call.
-fn call(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    let Some(function) = node.child_by_field_name("function") else {
-        return;
-    };
-    match function.kind() {
-        "identifier" => facts.accesses.push(Access {
-            root: source.text(function).to_owned(),
-            path: Vec::new(),
-            call: true,
-            span: source.span(function),
-        }),
-        "field_expression" => {
-            if let Some(field) = function.child_by_field_name("field") {
-                let name = source.text(field).to_owned();
-                facts.method_calls.push(MethodCall {
-                    name,
-                    receiver: super::plain_receiver(function, "value", source),
-                    span: source.span(function),
-                });
-            }
-        }
-        _ => {}
-    }
 }
 
 fn join(prefix: &str, path: &str) -> String {
