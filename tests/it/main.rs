@@ -3,6 +3,7 @@
 mod cli;
 mod code;
 mod eval;
+mod eval_cli;
 mod eval_report;
 mod fences;
 mod formats;

@@ -21,35 +21,10 @@ pub fn fixture(path: &str) -> PathBuf {
     root().join("fixtures").join(path)
 }
 
-/// Reads a SKILL.md into its parts (frontmatter, fenced blocks, "Never"/"Do not" lines).
+/// A SKILL.md read by the real skill model, in the parts the conditions need.
 pub fn skill_parts(path: &Path) -> SkillParts {
-    let text = std::fs::read_to_string(path).unwrap();
-    let end = text[4..].find("\n---\n").unwrap() + 4 + 5;
-    let (frontmatter, body) = text.split_at(end);
-    let mut code = Vec::new();
-    let mut prohibitions = Vec::new();
-    let mut open = None;
-    let mut at = 0;
-    for line in body.split_inclusive('\n') {
-        let len = line.trim_end_matches('\n').len();
-        if line.starts_with("```") {
-            match open.take() {
-                None => open = Some(at),
-                Some(start) => code.push(start..at + len),
-            }
-        } else if open.is_none() && (line.starts_with("Never") || line.starts_with("Do not")) {
-            prohibitions.push(at..at + len);
-        }
-        at += line.len();
-    }
-    SkillParts {
-        name: "inventory-conventions".into(),
-        dir: path.parent().unwrap().to_owned(),
-        frontmatter: frontmatter.to_owned(),
-        body: body.to_owned(),
-        code_blocks: code,
-        prohibitions,
-    }
+    let skill = skillgate::skill::Skill::load(path).unwrap();
+    SkillParts::from_skill(&skill)
 }
 
 /// A skill built from raw parts, for matching tests over several shapes.

@@ -1,0 +1,119 @@
+//! `skillgate eval --sequential` and `skillgate report` end to end, on the local backend with
+//! the command fixture agent (which follows the skill when it finds one).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::support::{root, run};
+
+fn eval_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<String> {
+    let agent = root().join("fixtures/agents/command-agent.sh");
+    let mut args: Vec<String> = [
+        "eval",
+        "fixtures/skills/inventory-conventions/SKILL.md",
+        "--repo",
+        "fixtures/repos/inventory",
+        "--worktree",
+        "--tasks",
+        "tasks",
+        "--agent",
+        "command",
+        "--backend",
+        "local",
+        "--conditions",
+        "C0,C1,C2",
+        "--no-cache",
+        "--quiet",
+        "--out",
+        out,
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    args.push("--agent-cmd".into());
+    args.push(agent.display().to_string());
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    args
+}
+
+fn cells(run_dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(run_dir.join("cells.jsonl"))
+        .expect("journal")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn sequential_stops_once_the_verdict_is_settled() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("run");
+    let out_str = out.display().to_string();
+    let args = eval_args(&out_str, &["--sequential", "--max-seeds", "4"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Decision: inject (basis: eval)"),
+        "{stdout}"
+    );
+    // Every task passes with the skill and fails without it, so the first round settles it:
+    // 3 tasks x 3 conditions x 1 seed, not 4 seeds.
+    let journal = cells(&out);
+    assert_eq!(journal.len(), 9, "{stderr}");
+    assert!(journal.iter().all(|c| c["seed"] == 0));
+    assert!(stderr.contains("seed round 1: InjectSettled"), "{stderr}");
+}
+
+#[test]
+fn report_renders_from_the_run_directory_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("run");
+    let out_str = out.display().to_string();
+    let args = eval_args(&out_str, &["--seeds", "1"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, eval_stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+
+    let (code, json, stderr) = run(&["report", &out_str, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: Value = serde_json::from_str(&json).expect("JSON");
+    let keys: Vec<&str> = doc
+        .as_object()
+        .expect("object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        ["schema", "skill", "findings", "verdict"],
+        "same shape as check --format json"
+    );
+    assert_eq!(doc["verdict"]["basis"], "eval");
+    assert_eq!(doc["verdict"]["eval"]["tasks"], 3);
+
+    let (_, human, _) = run(&["report", &out_str]);
+    assert_eq!(human, eval_stdout, "re-rendering gives what eval printed");
+    let (_, again, _) = run(&["report", &out_str]);
+    assert_eq!(human, again, "deterministic");
+
+    let (code, html, _) = run(&["report", &out_str, "--format", "html"]);
+    assert_eq!(code, 0);
+    assert!(
+        html.starts_with("<!DOCTYPE html>") && html.contains("<svg"),
+        "{html}"
+    );
+    assert!(!html.contains("<script"), "no scripts");
+    assert!(
+        !html.contains("src=\"http") && !html.contains("href=\"http") && !html.contains("url(http"),
+        "no network"
+    );
+
+    let (code, _, stderr) = run(&["report", "no/such/run"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.starts_with("error: ") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+}
