@@ -41,14 +41,24 @@ fn main() {
     let config = Config::default();
     let selection = Selection::default();
     let mut times = Vec::with_capacity(skills.len());
-    for _round in 0..5 {
+    let mut unreadable = Vec::new();
+    for round in 0..5 {
         for path in &skills {
             let t = Instant::now();
-            if let Ok(skill) = Skill::load(path) {
-                std::hint::black_box(lint::check(&skill, &config, &selection));
+            match Skill::load(path) {
+                Ok(skill) => {
+                    std::hint::black_box(lint::check(&skill, &config, &selection));
+                }
+                Err(e) if round == 0 => unreadable.push(e.to_string()),
+                Err(_) => {}
             }
             times.push(t.elapsed());
         }
+    }
+    // Every real skill must be readable: an input error here is a bug to fix, not noise.
+    println!("input errors (exit 2): {}", unreadable.len());
+    for e in &unreadable {
+        println!("  {e}");
     }
     times.sort();
     let median = times[times.len() / 2];
