@@ -1,7 +1,7 @@
 //! Command-line interface: clap definitions and the commands they run.
 
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -9,7 +9,8 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::{Config, FailOn};
 use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES, Rule, Selection};
-use crate::render::{self, Format, Report, Style, Summary};
+use crate::project;
+use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
 
 /// Decide whether an agent skill should be injected into an agent working on your repository.
@@ -60,9 +61,11 @@ struct CheckArgs {
     /// SKILL.md files or skill folders.
     #[arg(required = true, value_name = "SKILL")]
     skills: Vec<PathBuf>,
-    /// The repository the skill is meant for.
-    #[arg(long, default_value = ".", value_name = "DIR")]
-    repo: PathBuf,
+    /// The repository the skill is meant for: it is scanned once, and the project rules
+    /// (SG4xx) compare the skill with it. Without it, configuration is read from the
+    /// current folder and the project rules stay silent.
+    #[arg(long, value_name = "DIR")]
+    repo: Option<PathBuf>,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -120,12 +123,19 @@ pub fn main() -> ExitCode {
 }
 
 fn check(args: &CheckArgs) -> ExitCode {
-    if !args.repo.is_dir() {
-        return fail(&format!(
-            "{}: the repository folder does not exist",
-            args.repo.display()
-        ));
-    }
+    let project = match &args.repo {
+        Some(repo) if !repo.is_dir() => {
+            return fail(&format!(
+                "{}: the repository folder does not exist",
+                repo.display()
+            ));
+        }
+        Some(repo) => match project::scan(repo) {
+            Ok(project) => Some(project),
+            Err(e) => return fail(&e.to_string()),
+        },
+        None => None,
+    };
     let config = match load_config(args) {
         Ok(c) => c,
         Err(e) => return fail(&e),
@@ -162,15 +172,19 @@ fn check(args: &CheckArgs) -> ExitCode {
     let reports: Vec<Report<'_>> = skills
         .iter()
         .map(|skill| {
-            let findings = lint::check(skill, &config, &selection);
+            let review = lint::review(skill, &config, project.as_ref(), &selection);
             let findings = match &baseline {
-                Some(b) => b.filter_new(findings),
-                None => findings,
+                Some(b) => b.filter_new(review.findings),
+                None => review.findings,
             };
             Report {
                 skill,
                 summary: Summary::of(skill),
                 findings,
+                project: project
+                    .as_ref()
+                    .zip(review.fit)
+                    .map(|(p, fit)| ProjectSummary::of(p, fit)),
             }
         })
         .collect();
@@ -212,7 +226,7 @@ fn check(args: &CheckArgs) -> ExitCode {
 fn load_config(args: &CheckArgs) -> Result<Config, String> {
     match &args.config {
         Some(path) => Config::load(path).map_err(|e| e.to_string()),
-        None => Config::discover(&args.repo)
+        None => Config::discover(args.repo.as_deref().unwrap_or(Path::new(".")))
             .map(|c| c.map(|(_, c)| c).unwrap_or_default())
             .map_err(|e| e.to_string()),
     }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Report, Summary, display};
+use super::{ProjectSummary, Report, Summary, display};
 use crate::finding::Finding;
 
 /// Version of the JSON contract.
@@ -12,6 +12,8 @@ pub const SCHEMA: u32 = 1;
 struct Document<'a> {
     schema: u32,
     skill: &'a Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project: Option<&'a ProjectSummary>,
     findings: Vec<JsonFinding<'a>>,
 }
 
@@ -69,6 +71,7 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
     let docs = reports.iter().map(|r| Document {
         schema: SCHEMA,
         skill: &r.summary,
+        project: r.project.as_ref(),
         findings: r.findings.iter().map(JsonFinding::from).collect(),
     });
     let mut out = String::new();

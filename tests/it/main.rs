@@ -3,6 +3,7 @@
 mod cli;
 mod code;
 mod fences;
+mod fit;
 mod formats;
 mod inputs;
 mod knowledge;
