@@ -56,9 +56,22 @@ macro_rules! pair {
     };
 }
 
+pair!(dotnet_web, "dotnet-web");
+pair!(jvm_gradle_kotlin, "jvm-gradle-kotlin");
+pair!(jvm_maven_spring, "jvm-maven-spring");
+pair!(npm_bun, "npm-bun");
 pair!(npm_lock_express, "npm-lock-express");
+pair!(npm_lock_v1, "npm-lock-v1");
+pair!(npm_pnpm_vite, "npm-pnpm-vite");
+pair!(npm_yarn_berry, "npm-yarn-berry");
+pair!(npm_yarn_classic, "npm-yarn-classic");
+pair!(php_laravel, "php-laravel");
+pair!(python_pipenv, "python-pipenv");
 pair!(python_poetry, "python-poetry");
+pair!(python_requirements, "python-requirements");
 pair!(python_uv, "python-uv");
+pair!(ruby_rails, "ruby-rails");
+pair!(runtimes_mixed, "runtimes-mixed");
 pair!(rust_workspace, "rust-workspace");
 pair!(go_service, "go-service");
 
@@ -113,4 +126,22 @@ fn without_a_repository_the_project_rules_are_silent() {
     let review = lint::review(&skill, &Config::default(), None, &selection);
     assert!(review.findings.is_empty());
     assert!(review.fit.is_none());
+}
+
+#[test]
+fn a_runtime_claim_that_meets_any_pin_is_not_a_conflict() {
+    // runtimes-mixed pins python 3.10 in one place and 3.12 in others.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let skill = dir.path().join("ci-python");
+    std::fs::create_dir_all(&skill).expect("skill folder");
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: ci-python\ndescription: Edits CI. Use when changing CI.\n---\nThis skill needs Python 3.12.\n",
+    )
+    .expect("skill written");
+    let (n, text) = review(
+        skill.to_str().expect("utf-8 temp path"),
+        "fixtures/repos/runtimes-mixed",
+    );
+    assert_eq!(n, 0, "{text}");
 }

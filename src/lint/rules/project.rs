@@ -20,7 +20,7 @@ use crate::knowledge::{self, ChangeKind, knowledge};
 use crate::lint::fit::{self, Fit};
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, runtime_ecosystem};
-use crate::project::{Ecosystem, Located, Project, RuntimeKind};
+use crate::project::{Dependency, Ecosystem, Located, Project, Runtime, RuntimeKind};
 use crate::skill::Skill;
 use crate::skill::claims::{Bound, Claim, Origin, Requirement, Version};
 use crate::skill::code::{ApiMatcher, Lang, Span, keep_strongest};
@@ -340,6 +340,32 @@ fn range(span: Span) -> Range<usize> {
     span.start..span.end
 }
 
+/// The project's entries for a package: the package itself first, then the packages its
+/// knowledge alias says stand for it (a Spring Boot starter or parent for Spring Boot).
+fn dependencies_for<'p>(
+    project: &'p Project,
+    ecosystem: Ecosystem,
+    package: &str,
+) -> Vec<&'p Dependency> {
+    let mut found: Vec<&Dependency> = project.dependencies_named(ecosystem, package).collect();
+    let aliases = knowledge().packages.iter().filter(|alias| {
+        alias.ecosystem.in_project() == Some(ecosystem)
+            && alias.package.eq_ignore_ascii_case(package)
+            && !alias.also.is_empty()
+    });
+    for alias in aliases {
+        for dependency in &project.dependencies {
+            if dependency.ecosystem == ecosystem
+                && alias.covers(&dependency.name)
+                && !found.contains(&dependency)
+            {
+                found.push(dependency);
+            }
+        }
+    }
+    found
+}
+
 /// The project's version of a package: the lockfile's, else the declared constraint.
 /// `true` when the value is a resolved version.
 fn project_version<'p>(
@@ -347,13 +373,13 @@ fn project_version<'p>(
     ecosystem: Ecosystem,
     package: &str,
 ) -> Option<(&'p Located<String>, bool)> {
-    let entries = project.dependencies_named(ecosystem, package);
-    if let Some(resolved) = entries.clone().find_map(|d| d.resolved.as_ref()) {
+    let entries = dependencies_for(project, ecosystem, package);
+    if let Some(resolved) = entries.iter().find_map(|d| d.resolved.as_ref()) {
         return Some((resolved, true));
     }
     entries
-        .filter_map(|d| d.constraint.as_ref())
-        .next()
+        .iter()
+        .find_map(|d| d.constraint.as_ref())
         .map(|c| (c, false))
 }
 
@@ -466,7 +492,7 @@ fn knowledge_version<'p>(
     package: &str,
 ) -> Option<(String, &'p Located<String>)> {
     if ecosystem == knowledge::Ecosystem::Runtime {
-        let runtime = project.runtime(package)?;
+        let runtime = runtime_of(project, package)?;
         let value = &runtime.version;
         return match runtime.kind {
             RuntimeKind::Range => floor(&value.value).map(|v| (v, value)),
@@ -556,7 +582,7 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
             continue;
         }
         let name = claim.subject.package.as_str();
-        let (Some(runtime), Some(ecosystem)) = (project.runtime(name), runtime_ecosystem(name))
+        let (Some(runtime), Some(ecosystem)) = (runtime_of(project, name), runtime_ecosystem(name))
         else {
             continue;
         };
@@ -566,7 +592,15 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
         let value = &runtime.version;
         let conflict = match runtime.kind {
             RuntimeKind::Range => range_conflict(ecosystem, &value.value, min, max),
-            RuntimeKind::Pin => pin_conflict(&value.value, min, max),
+            // Repositories often pin a runtime in several places (CI matrix, Dockerfile,
+            // version files); the claim conflicts only when it misses every pin.
+            RuntimeKind::Pin => Some(
+                project
+                    .runtimes_named(name)
+                    .filter(|r| r.kind == RuntimeKind::Pin)
+                    .filter_map(|r| pin_conflict(&r.version.value, min.clone(), max.clone()))
+                    .all(|conflict| conflict),
+            ),
         };
         if conflict != Some(true) {
             continue;
@@ -593,6 +627,20 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
         ))
         .related_at(located(project, value), format!("the project's {name}"));
     }
+}
+
+/// The runtime entry a claim is compared with: the supported range, else the first pin
+/// that reads as a version (`global.json`'s `8.0.203` rather than a `net8.0` target).
+fn runtime_of<'p>(project: &'p Project, name: &str) -> Option<&'p Runtime> {
+    let range = project
+        .runtime(name)
+        .filter(|r| r.kind == RuntimeKind::Range);
+    range.or_else(|| {
+        project
+            .runtimes
+            .iter()
+            .find(|r| r.name == name && Version::parse(&r.version.value).is_some())
+    })
 }
 
 /// A supported range conflicts with the claim when it admits versions below the claim's
@@ -822,7 +870,7 @@ fn undeclared_package(cx: &Context<'_>, out: &mut Emitter) {
         };
         if !ecosystems.contains(&ecosystem)
             || TOOLING.contains(&package)
-            || project.has_dependency(ecosystem, package)
+            || !dependencies_for(project, ecosystem, package).is_empty()
             || !reported.insert(claim.subject.clone())
         {
             continue;
