@@ -124,7 +124,7 @@ pub fn main() -> ExitCode {
 
 fn check(args: &CheckArgs) -> ExitCode {
     let project = match &args.repo {
-        Some(repo) if !repo.is_dir() => {
+        Some(repo) if !repo.exists() => {
             return fail(&format!(
                 "{}: the repository folder does not exist",
                 repo.display()
