@@ -128,20 +128,34 @@ fn without_a_repository_the_project_rules_are_silent() {
     assert!(review.fit.is_none());
 }
 
+/// Findings of a one-file skill with `body` against `repo`.
+fn review_text(body: &str, repo: &str) -> (usize, String) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let skill = dir.path().join("probe");
+    std::fs::create_dir_all(&skill).expect("skill folder");
+    let text = format!("---\nname: probe\ndescription: Probes. Use when probing.\n---\n{body}");
+    std::fs::write(skill.join("SKILL.md"), text).expect("skill written");
+    review(skill.to_str().expect("utf-8 temp path"), repo)
+}
+
 #[test]
 fn a_runtime_claim_that_meets_any_pin_is_not_a_conflict() {
     // runtimes-mixed pins python 3.10 in one place and 3.12 in others.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let skill = dir.path().join("ci-python");
-    std::fs::create_dir_all(&skill).expect("skill folder");
-    std::fs::write(
-        skill.join("SKILL.md"),
-        "---\nname: ci-python\ndescription: Edits CI. Use when changing CI.\n---\nThis skill needs Python 3.12.\n",
-    )
-    .expect("skill written");
-    let (n, text) = review(
-        skill.to_str().expect("utf-8 temp path"),
+    let (n, text) = review_text(
+        "This skill needs Python 3.12.\n",
         "fixtures/repos/runtimes-mixed",
     );
     assert_eq!(n, 0, "{text}");
+}
+
+#[test]
+fn a_ci_runtime_inside_the_supported_range_is_not_a_conflict() {
+    let ci = "```yaml\nsteps:\n  - uses: actions/setup-node@v4\n    with:\n      node-version: NODE\n```\n";
+    let (n, text) = review_text(&ci.replace("NODE", "22"), "fixtures/repos/webapp");
+    assert_eq!(n, 0, "{text}");
+    let (_, text) = review_text(&ci.replace("NODE", "18"), "fixtures/repos/webapp");
+    assert!(
+        text.contains("SG403 warning the skill needs node 18, but the project supports node >=20"),
+        "{text}"
+    );
 }

@@ -152,7 +152,9 @@ pub const RUNTIME_CONFLICT: Rule = Rule {
     what: "Compares runtime claims (\"Python 3.12\", \"Node.js >= 20\", `FROM python:3.12`, \
            `setup-node` versions) with the project's supported range (`requires-python`, \
            `engines.node`, `rust-version`, the `go` directive) or, without a range, its pin \
-           (`.python-version`, `.nvmrc`).",
+           (`.python-version`, `.nvmrc`). A requirement in prose conflicts with a range that \
+           still admits older versions; a CI version or base image only when the range \
+           excludes it.",
     why: "A skill that needs Python 3.12 syntax makes the agent break a project that must \
           keep working on 3.9.",
     fires: r#"==> SKILL.md <==
@@ -591,7 +593,13 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
         };
         let value = &runtime.version;
         let conflict = match runtime.kind {
-            RuntimeKind::Range => range_conflict(ecosystem, &value.value, min, max),
+            // Prose states a requirement ("needs Python 3.12"): the project must not support
+            // anything older. A CI version or base image only runs on one version: it
+            // conflicts only when the range excludes it.
+            RuntimeKind::Range if claim.origin == Origin::Prose => {
+                range_conflict(ecosystem, &value.value, min, max)
+            }
+            RuntimeKind::Range => outside_range(ecosystem, &value.value, min, max),
             // Repositories often pin a runtime in several places (CI matrix, Dockerfile,
             // version files); the claim conflicts only when it misses every pin.
             RuntimeKind::Pin => Some(
@@ -659,6 +667,24 @@ fn range_conflict(
     match (below_min, reaches) {
         (None, None) => None,
         (a, b) => Some(a == Some(true) || b == Some(false)),
+    }
+}
+
+/// Whether a range admits no version of the claim's interval.
+fn outside_range(
+    ecosystem: Ecosystem,
+    range: &str,
+    min: Option<Bound>,
+    max: Option<Bound>,
+) -> Option<bool> {
+    let reaches_min =
+        min.and_then(|m| version::admits_at_least(ecosystem, range, &m.version.to_string()));
+    let reaches_below_max = max
+        .filter(|m| !m.inclusive)
+        .and_then(|m| version::admits_below(ecosystem, range, &m.version.to_string()));
+    match (reaches_min, reaches_below_max) {
+        (None, None) => None,
+        (a, b) => Some(a == Some(false) || b == Some(false)),
     }
 }
 
