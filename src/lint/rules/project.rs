@@ -62,8 +62,10 @@ Format the notes.
             out.report_at(
                 location,
                 format!(
-                    "cannot read {}: {}",
+                    "cannot read {}:{}:{}: {}",
                     problem.path.display(),
+                    problem.line,
+                    problem.column,
                     problem.message
                 ),
             )
