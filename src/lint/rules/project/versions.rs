@@ -358,4 +358,93 @@ mod tests {
         );
         assert_eq!(pin_conflict("lts/iron", at("18", true), None), None);
     }
+
+    fn claim(written: &str, dialect: crate::skill::claims::Dialect) -> Claim {
+        Claim {
+            subject: crate::skill::claims::Subject {
+                ecosystem: knowledge::Ecosystem::Npm,
+                package: "react".to_owned(),
+            },
+            requirement: crate::skill::claims::VersionReq::parse(written, dialect),
+            span: crate::skill::code::Span { start: 0, end: 0 },
+            origin: Origin::Prose,
+        }
+    }
+
+    #[test]
+    fn a_claim_conflicts_with_a_lockfile_version_outside_it() {
+        use crate::skill::claims::Dialect::Series;
+        let npm = Ecosystem::Npm;
+        assert_eq!(
+            claim_conflicts(npm, &claim("17", Series), "19.0.0", true),
+            Some(true)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("19", Series), "19.1.0", true),
+            Some(false)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim(">=18", Series), "19.1.0", true),
+            Some(false)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("19", Series), "19.0.0-rc.1", true),
+            None
+        );
+    }
+
+    #[test]
+    fn a_claim_conflicts_with_a_constraint_that_admits_none_of_it() {
+        use crate::skill::claims::Dialect::{Exact, Series};
+        let npm = Ecosystem::Npm;
+        assert_eq!(
+            claim_conflicts(npm, &claim("17", Series), "^19.0.0", false),
+            Some(true)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("20", Series), "^19.0.0", false),
+            Some(true)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("19", Series), "^19.0.0", false),
+            Some(false)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("18", Series), ">=17", false),
+            Some(false)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("19.1.0", Exact), "^19.0.0", false),
+            Some(false)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("18", Series), "latest", false),
+            None
+        );
+    }
+
+    #[test]
+    fn ranges_against_requirements_and_single_versions() {
+        let at = |v: &str, inclusive| Version::parse(v).map(|version| Bound { version, inclusive });
+        let pypi = Ecosystem::Pypi;
+        // "needs 3.12" against >=3.9: the project still supports 3.9 to 3.11.
+        assert_eq!(
+            range_conflict(pypi, ">=3.9", at("3.12", true), None),
+            Some(true)
+        );
+        assert_eq!(
+            range_conflict(pypi, ">=3.12", at("3.12", true), None),
+            Some(false)
+        );
+        // A CI matrix on 3.12 inside >=3.9 is fine; on 3.8 it is not.
+        assert_eq!(
+            outside_range(pypi, ">=3.9", at("3.12", true), at("3.13", false)),
+            Some(false)
+        );
+        assert_eq!(
+            outside_range(pypi, ">=3.9", at("3.8", true), at("3.9", false)),
+            Some(true)
+        );
+        assert_eq!(outside_range(pypi, "whatever", at("3.8", true), None), None);
+    }
 }
