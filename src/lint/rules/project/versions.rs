@@ -180,8 +180,10 @@ pub(super) fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
                 &cx.skill.source,
                 range(hit.span),
                 format!(
-                    "`{}` is {}{since}{used}: {}",
-                    hit.matched, hit.kind, change.summary
+                    "{} is {}{since}{used}: {}",
+                    shown(&hit.matched, &file.package),
+                    hit.kind,
+                    change.summary
                 ),
             )
             .severity(severity)
@@ -192,6 +194,15 @@ pub(super) fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
                 format!("the project's {}", file.package),
             );
         }
+    }
+}
+
+/// How a matched use is named in a message: a method call matched by name alone
+/// (`.append(`) says which package's objects it is about.
+fn shown(matched: &str, package: &str) -> String {
+    match matched.strip_prefix('.').and_then(|m| m.strip_suffix('(')) {
+        Some(method) => format!("`.{method}()` on a {package} object"),
+        None => format!("`{matched}`"),
     }
 }
 
