@@ -159,3 +159,25 @@ fn a_ci_runtime_inside_the_supported_range_is_not_a_conflict() {
         "{text}"
     );
 }
+
+#[test]
+fn only_commands_count_as_tool_use() {
+    let webapp = "fixtures/repos/webapp";
+    for silent in [
+        "Publishing with `npm` is out of scope.\n",
+        "```console\n$ pnpm install\nnpm WARN deprecated inflight@1.0.6\n```\n",
+        "```bash\n# npm install also works elsewhere\npnpm install\n```\n",
+    ] {
+        let (n, text) = review_text(silent, webapp);
+        assert_eq!(n, 0, "{silent:?}: {text}");
+    }
+    let (_, text) = review_text("```console\n$ npm install\n```\n", webapp);
+    assert!(
+        text.contains(
+            "SG404 warning the skill uses npm, but the project's package manager is pnpm"
+        ),
+        "{text}"
+    );
+    let (_, text) = review_text("Run `npm run build` first.\n", webapp);
+    assert!(text.contains("SG404"), "{text}");
+}

@@ -83,26 +83,32 @@ fn command_lines(skill: &Skill) -> Vec<(Range<usize>, &str)> {
     let text = &skill.source.text;
     let mut lines = Vec::new();
     for block in &skill.body.code_blocks {
-        let shell = block
-            .lang
-            .as_deref()
-            .and_then(Lang::from_tag)
-            .is_some_and(|l| matches!(l, Lang::Shell | Lang::Console));
-        let Some(body) = text.get(block.content.clone()).filter(|_| shell) else {
+        let lang = block.lang.as_deref().and_then(Lang::from_tag);
+        if !matches!(lang, Some(Lang::Shell | Lang::Console)) {
+            continue;
+        }
+        let Some(body) = text.get(block.content.clone()) else {
             continue;
         };
         let mut at = block.content.start;
         for line in body.split_inclusive('\n') {
-            for part in line.split("&&").flat_map(|p| p.split(';')) {
-                let start = at + (part.as_ptr() as usize - line.as_ptr() as usize);
-                lines.push((start..start + part.trim_end().len(), part));
+            // In a transcript only prompted lines are commands; the rest is their output.
+            let prompted = line.trim_start().starts_with(['$', '>']);
+            if lang != Some(Lang::Console) || prompted {
+                for part in line.split("&&").flat_map(|p| p.split(';')) {
+                    let start = at + (part.as_ptr() as usize - line.as_ptr() as usize);
+                    lines.push((start..start + part.trim_end().len(), part));
+                }
             }
             at += line.len();
         }
     }
+    // Inline code counts when it reads as a command with arguments (`npm install`), not
+    // when it only names a tool (`npm`).
     for span in &skill.body.inline_code {
-        if let Some(code) = text.get(span.clone()) {
-            lines.push((span.clone(), code.trim_matches('`')));
+        let code = text.get(span.clone()).map(|c| c.trim_matches('`').trim());
+        if let Some(code) = code.filter(|c| c.split_whitespace().nth(1).is_some()) {
+            lines.push((span.clone(), code));
         }
     }
     lines
