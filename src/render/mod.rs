@@ -106,7 +106,8 @@ impl ProjectSummary {
         }
     }
 
-    /// `project fixtures/repos/webapp: npm · pnpm · fit: core (...)`, for text formats.
+    /// `project fixtures/repos/webapp · npm · pnpm · 5 dependencies · fit: core (...)`, for
+    /// the text formats.
     pub fn line(&self) -> String {
         let mut parts = vec![format!("project {}", self.root)];
         if !self.ecosystems.is_empty() {

@@ -23,6 +23,7 @@ const TOOLING: &[&str] = &[
     "corepack",
 ];
 
+/// SG406: each package the skill installs or imports that the project does not name, once.
 pub(super) fn undeclared_package(cx: &Context<'_>, out: &mut Emitter) {
     let Some(project) = cx.project else {
         return;

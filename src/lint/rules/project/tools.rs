@@ -114,6 +114,7 @@ fn command_lines(skill: &Skill) -> Vec<(Range<usize>, &str)> {
     lines
 }
 
+/// SG404: each tool the skill runs where the project uses another of the same kind, once.
 pub(super) fn tool_conflict(cx: &Context<'_>, out: &mut Emitter) {
     let Some(project) = cx.project else {
         return;

@@ -12,6 +12,7 @@ use crate::skill::claims::{Bound, Claim, Origin, Requirement, Version};
 use crate::skill::code::{ApiMatcher, keep_strongest};
 // SG401
 
+/// SG401: each version claim the project's version of the package cannot meet.
 pub(super) fn version_conflict(cx: &Context<'_>, out: &mut Emitter) {
     let Some(project) = cx.project else {
         return;
@@ -133,6 +134,7 @@ fn knowledge_version<'p>(
     Some((version, used))
 }
 
+/// SG402: each use of an API the project's version removed or deprecated, strongest first.
 pub(super) fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
     let (Some(project), Some(matcher)) = (cx.project, API_MATCHER.as_ref()) else {
         return;
@@ -208,6 +210,7 @@ fn shown(matched: &str, package: &str) -> String {
 
 // SG403
 
+/// SG403: each runtime claim the project's supported range or pins contradict.
 pub(super) fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
     let Some(project) = cx.project else {
         return;
