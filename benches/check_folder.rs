@@ -47,7 +47,7 @@ fn main() {
             let t = Instant::now();
             match Skill::load(path) {
                 Ok(skill) => {
-                    std::hint::black_box(lint::check(&skill, &config, &selection));
+                    std::hint::black_box(lint::check(&skill, &config, None, &selection));
                 }
                 Err(e) if round == 0 => unreadable.push(e.to_string()),
                 Err(_) => {}

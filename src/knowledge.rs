@@ -122,6 +122,26 @@ impl Ecosystem {
     }
 }
 
+impl Ecosystem {
+    /// The project scanner's ecosystem for the same registry; `None` for runtimes and
+    /// Kubernetes, which the scanner reports as runtimes or not at all.
+    pub fn in_project(self) -> Option<crate::project::Ecosystem> {
+        use crate::project::Ecosystem as P;
+        Some(match self {
+            Self::Npm => P::Npm,
+            Self::Pypi => P::Pypi,
+            Self::Cargo => P::Cargo,
+            Self::Go => P::Go,
+            Self::Maven => P::Maven,
+            Self::Rubygems => P::Rubygems,
+            Self::Composer => P::Composer,
+            Self::Nuget => P::Nuget,
+            Self::Actions => P::Actions,
+            Self::Runtime | Self::Kubernetes => return None,
+        })
+    }
+}
+
 impl fmt::Display for Ecosystem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -524,6 +544,29 @@ pub fn knowledge() -> &'static Knowledge {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ecosystems_map_to_the_scanners_by_name() {
+        use crate::project::Ecosystem as P;
+        for eco in [
+            Ecosystem::Npm,
+            Ecosystem::Pypi,
+            Ecosystem::Cargo,
+            Ecosystem::Go,
+            Ecosystem::Maven,
+            Ecosystem::Rubygems,
+            Ecosystem::Composer,
+            Ecosystem::Nuget,
+            Ecosystem::Actions,
+        ] {
+            let mapped = eco
+                .in_project()
+                .map(|p: P| serde_json::to_string(&p).unwrap_or_default());
+            assert_eq!(mapped, Some(format!("\"{}\"", eco.as_str())));
+        }
+        assert_eq!(Ecosystem::Runtime.in_project(), None);
+        assert_eq!(Ecosystem::Kubernetes.in_project(), None);
+    }
 
     #[test]
     fn embedded_rules_parse() {

@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::eval::{self, EvalError, SkillParts, TasksCheckArgs, journal};
 use crate::finding::{Finding, Location};
 use crate::lint::{self, Selection};
-use crate::render::{self, Format, Report, Style, Summary};
+use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
 use crate::stats::{self, sequential::SequentialPlan};
 use crate::verdict::{self, Verdict};
@@ -30,11 +30,14 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
     let config = load_config(config_path.as_deref())?;
     let mut options = command.eval.into_options(&config.eval)?;
     let skill = Skill::load(&options.skill).map_err(|e| EvalError::Usage(e.to_string()))?;
-    let findings = lint::check(&skill, &config, &selection(&config));
+    let project = crate::project::scan(&options.repo).map_err(usage)?;
+    let review = lint::review(&skill, &config, Some(&project), &selection(&config));
+    let findings = review.findings;
 
     std::fs::create_dir_all(&options.out)
         .map_err(|e| EvalError::io("creating", &options.out, e))?;
-    save_check(&options.out, &skill, &findings)?;
+    let fit = review.fit.map(|fit| ProjectSummary::of(&project, fit));
+    save_check(&options.out, &skill, &findings, fit)?;
     if let Some(path) = &config_path {
         std::fs::copy(path, options.out.join(CONFIG_FILE))
             .map_err(|e| EvalError::io("copying", path, e))?;
@@ -165,12 +168,18 @@ fn decide(run_dir: &Path, config: &Config, findings: &[Finding]) -> Result<Verdi
 }
 
 /// Write the static check of the skill into the run directory, in the JSON contract.
-fn save_check(run_dir: &Path, skill: &Skill, findings: &[Finding]) -> Result<(), EvalError> {
+fn save_check(
+    run_dir: &Path,
+    skill: &Skill,
+    findings: &[Finding],
+    project: Option<ProjectSummary>,
+) -> Result<(), EvalError> {
     let report = Report {
         skill,
         summary: Summary::of(skill),
         findings: findings.to_vec(),
         verdict: None,
+        project,
     };
     let text = render::render(
         Format::Json,

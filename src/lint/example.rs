@@ -5,6 +5,11 @@
 //! folder; otherwise it is named after the frontmatter's `name`, or `example`. A file named
 //! `skillgate.toml` is the configuration the example runs with: it is written beside the
 //! skill folder, at the root of the repository the example stands for.
+//!
+//! A path starting with `@repo/` is a file of that repository rather than of the skill:
+//! `==> @repo/package.json <==` is written at the repository root, next to the skill
+//! folder. An example with such files is checked against the scanned repository, so the
+//! project rules (SG4xx) can show what they compare.
 
 use std::path::Path;
 
@@ -56,6 +61,11 @@ impl Example {
             .map(|(_, body)| body.as_str())
     }
 
+    /// Whether the example includes repository files (`@repo/...`).
+    pub fn has_repo_files(&self) -> bool {
+        self.files.iter().any(|(rel, _)| repo_path(rel).is_some())
+    }
+
     /// Write the example under `parent` (the repository root), returning the skill folder.
     pub fn write_to(&self, parent: &Path) -> std::io::Result<std::path::PathBuf> {
         let root = parent.join(&self.folder);
@@ -63,6 +73,8 @@ impl Example {
         for (rel, body) in &self.files {
             let path = if rel == crate::config::FILE_NAME {
                 parent.join(rel)
+            } else if let Some(in_repo) = repo_path(rel) {
+                parent.join(in_repo)
             } else {
                 root.join(rel)
             };
@@ -74,6 +86,14 @@ impl Example {
         Ok(root)
     }
 }
+
+/// The repository-relative path of an `@repo/` file.
+fn repo_path(rel: &str) -> Option<&str> {
+    rel.strip_prefix(REPO_PREFIX).filter(|p| !p.is_empty())
+}
+
+/// The prefix that marks a repository file in an example.
+pub const REPO_PREFIX: &str = "@repo/";
 
 #[cfg(test)]
 mod tests {
@@ -100,5 +120,20 @@ mod tests {
             ex.files[1],
             ("references/r.md".to_owned(), "b\n".to_owned())
         );
+    }
+
+    #[test]
+    fn repo_files_are_written_at_the_repository_root() {
+        let ex = Example::parse(
+            "==> SKILL.md <==\n---\nname: demo\n---\n==> @repo/package.json <==\n{}\n",
+        );
+        assert!(ex.has_repo_files());
+        assert_eq!(ex.folder, "demo");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = ex.write_to(dir.path()).expect("written");
+        assert!(root.join("SKILL.md").is_file());
+        assert!(dir.path().join("package.json").is_file());
+        assert!(!root.join("@repo").exists());
+        assert!(!Example::parse("---\nname: demo\n---\n").has_repo_files());
     }
 }

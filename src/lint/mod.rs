@@ -6,14 +6,20 @@
 
 pub mod baseline;
 pub mod example;
+pub mod fit;
 mod rules;
 pub mod suppress;
 
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use crate::config::Config;
-use crate::finding::{Finding, Related, Severity};
+use crate::finding::{Finding, Location, Related, Severity};
+use crate::project::Project;
+use crate::skill::analysis::Analysis;
 use crate::skill::{Skill, SourceFile};
+
+pub use fit::{Fit, StackFit};
 
 pub use rules::RULES;
 
@@ -115,6 +121,27 @@ pub struct Context<'a> {
     pub skill: &'a Skill,
     /// The configuration in force.
     pub config: &'a Config,
+    /// The repository the skill is checked against, when one was scanned; the SG4xx rules
+    /// stay silent without it.
+    pub project: Option<&'a Project>,
+    analysis: OnceCell<Analysis>,
+}
+
+impl<'a> Context<'a> {
+    /// A context for one skill.
+    pub fn new(skill: &'a Skill, config: &'a Config, project: Option<&'a Project>) -> Self {
+        Context {
+            skill,
+            config,
+            project,
+            analysis: OnceCell::new(),
+        }
+    }
+
+    /// The skill's code facts and claims, read on first use and shared by every rule.
+    pub fn analysis(&self) -> &Analysis {
+        self.analysis.get_or_init(|| Analysis::of(self.skill))
+    }
 }
 
 /// Collects the findings of one rule.
@@ -150,12 +177,43 @@ impl Emitter {
         let last = self.findings.len() - 1;
         &mut self.findings[last]
     }
+
+    /// Report a finding at a place outside the skill (a manifest of the project).
+    pub fn report_at(&mut self, location: Location, message: impl Into<String>) -> &mut Finding {
+        self.findings.push(Finding {
+            code: self.rule.code,
+            name: self.rule.name,
+            severity: self.rule.severity,
+            message: message.into(),
+            help: None,
+            location,
+            related: Vec::new(),
+        });
+        let last = self.findings.len() - 1;
+        &mut self.findings[last]
+    }
 }
 
 impl Finding {
     /// Set the help text.
     pub fn help(&mut self, help: impl Into<String>) -> &mut Finding {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Set the severity, for rules whose findings differ in weight (a removal against a
+    /// deprecation); configured severities still win.
+    pub fn severity(&mut self, severity: Severity) -> &mut Finding {
+        self.severity = severity;
+        self
+    }
+
+    /// Add a related location outside the skill.
+    pub fn related_at(&mut self, location: Location, message: impl Into<String>) -> &mut Finding {
+        self.related.push(Related {
+            location,
+            message: message.into(),
+        });
         self
     }
 
@@ -211,14 +269,45 @@ impl Selection {
     }
 }
 
+/// The outcome of checking one skill.
+#[derive(Debug)]
+pub struct Review {
+    /// The findings, sorted by place.
+    pub findings: Vec<Finding>,
+    /// How the skill's stack fits the project's, when a project was scanned.
+    pub fit: Option<StackFit>,
+}
+
 /// Run every selected rule over `skill`, apply configured severities and inline
 /// suppressions, and return the findings sorted by place.
-pub fn check(skill: &Skill, config: &Config, selection: &Selection) -> Vec<Finding> {
-    let cx = Context { skill, config };
+pub fn check(
+    skill: &Skill,
+    config: &Config,
+    project: Option<&Project>,
+    selection: &Selection,
+) -> Vec<Finding> {
+    review(skill, config, project, selection).findings
+}
+
+/// [`check`], plus the stack fit computed from the same reading of the skill.
+pub fn review(
+    skill: &Skill,
+    config: &Config,
+    project: Option<&Project>,
+    selection: &Selection,
+) -> Review {
+    let cx = Context::new(skill, config, project);
+    let findings = run_rules(&cx, selection);
+    let fit = project.map(|project| fit::stack_fit(cx.analysis(), project));
+    Review { findings, fit }
+}
+
+fn run_rules(cx: &Context<'_>, selection: &Selection) -> Vec<Finding> {
+    let (skill, config) = (cx.skill, cx.config);
     let mut findings = Vec::new();
     for rule in RULES.iter().filter(|r| selection.enabled(r.code)) {
         let mut emitter = Emitter::new(rule);
-        (rule.check)(&cx, &mut emitter);
+        (rule.check)(cx, &mut emitter);
         findings.append(&mut emitter.findings);
     }
     for finding in &mut findings {

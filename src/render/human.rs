@@ -45,6 +45,9 @@ pub(super) fn render(reports: &[Report<'_>], style: Style) -> String {
             plural(w, "warning"),
             plural(i, "info"),
         );
+        if let Some(project) = &report.project {
+            let _ = writeln!(out, "{}", project.line());
+        }
         if let Some(v) = &report.verdict {
             let _ = writeln!(out, "verdict: {}", verdict_label(v));
             for reason in &v.reasons {

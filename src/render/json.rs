@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{Report, Summary, display};
+use super::{ProjectSummary, Report, Summary, display};
 use crate::finding::Finding;
 use crate::verdict::Verdict;
 
@@ -13,6 +13,8 @@ pub const SCHEMA: u32 = 1;
 struct Document<'a> {
     schema: u32,
     skill: &'a Summary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project: Option<&'a ProjectSummary>,
     findings: Vec<JsonFinding<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verdict: Option<&'a Verdict>,
@@ -72,6 +74,7 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
     let docs = reports.iter().map(|r| Document {
         schema: SCHEMA,
         skill: &r.summary,
+        project: r.project.as_ref(),
         findings: r.findings.iter().map(JsonFinding::from).collect(),
         verdict: r.verdict.as_ref(),
     });

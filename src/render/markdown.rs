@@ -23,6 +23,9 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
             plural(w, "warning"),
             plural(i, "info"),
         );
+        if let Some(project) = &report.project {
+            let _ = writeln!(out, "{}\n", cell(&project.line()));
+        }
         if !report.findings.is_empty() {
             out.push_str("| | Rule | Where | Finding |\n|---|---|---|---|\n");
             for f in &report.findings {

@@ -15,6 +15,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
+use crate::lint::fit::{self, StackFit};
+use crate::project::{Project, RuntimeKind};
 use crate::skill::{Skill, SourceFile};
 use crate::verdict::{Basis, Decision, Verdict};
 
@@ -46,6 +48,83 @@ pub struct Report<'a> {
     pub findings: Vec<Finding>,
     /// The inject-or-skip decision, when one was made.
     pub verdict: Option<Verdict>,
+    /// The repository the skill was checked against, when one was scanned.
+    pub project: Option<ProjectSummary>,
+}
+
+/// What the renderers show about the scanned repository and the skill's fit with it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProjectSummary {
+    /// The repository root as given.
+    pub root: String,
+    /// Package ecosystems with at least one dependency, sorted.
+    pub ecosystems: Vec<&'static str>,
+    /// Runtime versions and ranges the repository declares.
+    pub runtimes: Vec<RuntimeSummary>,
+    /// Package managers in use (`pnpm`, `uv`...), by lockfile and manifest fields.
+    pub package_manager: Vec<String>,
+    /// Test runners in use.
+    pub test_runner: Vec<String>,
+    /// Build tools in use.
+    pub build_tool: Vec<String>,
+    /// Number of dependency entries (declared and locked).
+    pub dependency_count: usize,
+    /// How the skill's stack fits the repository's.
+    pub fit: StackFit,
+}
+
+/// One runtime entry of [`ProjectSummary`].
+#[derive(Debug, Clone, Serialize)]
+pub struct RuntimeSummary {
+    /// `python`, `node`...
+    pub name: String,
+    /// `range` or `pin`.
+    pub kind: RuntimeKind,
+    /// The version or range as written.
+    pub version: String,
+    /// Where it is declared, `path:line` relative to the root.
+    pub source: String,
+}
+
+impl ProjectSummary {
+    /// Summarise a scanned project and the skill's fit with it.
+    pub fn of(project: &Project, fit: StackFit) -> ProjectSummary {
+        let names = |tools: &[crate::project::Tool]| tools.iter().map(|t| t.name.clone()).collect();
+        ProjectSummary {
+            root: display(&project.root),
+            ecosystems: project.ecosystems().into_iter().map(fit::name).collect(),
+            runtimes: project
+                .runtimes
+                .iter()
+                .map(|r| RuntimeSummary {
+                    name: r.name.clone(),
+                    kind: r.kind,
+                    version: r.version.value.clone(),
+                    source: format!("{}:{}", display(&r.version.path), r.version.line),
+                })
+                .collect(),
+            package_manager: names(&project.tools.package_manager),
+            test_runner: names(&project.tools.test_runner),
+            build_tool: names(&project.tools.build_tool),
+            dependency_count: project.dependencies.len(),
+            fit,
+        }
+    }
+
+    /// `project fixtures/repos/webapp · npm · pnpm · 5 dependencies · fit: core (...)`, for
+    /// the text formats.
+    pub fn line(&self) -> String {
+        let mut parts = vec![format!("project {}", self.root)];
+        if !self.ecosystems.is_empty() {
+            parts.push(self.ecosystems.join(", "));
+        }
+        if !self.package_manager.is_empty() {
+            parts.push(self.package_manager.join(", "));
+        }
+        parts.push(format!("{} dependencies", self.dependency_count));
+        parts.push(self.fit.summary());
+        parts.join(" · ")
+    }
 }
 
 /// Size facts about a skill.

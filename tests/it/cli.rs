@@ -239,3 +239,45 @@ fn help_teaches_usage() {
     assert!(out.contains("skillgate check SKILL.md --repo ."), "{out}");
     assert!(out.contains("--fail-on <LEVEL>"), "{out}");
 }
+
+#[test]
+fn repo_check_shows_project_findings_and_the_fit() {
+    let (code, out, _) = run(&[
+        "check",
+        "skills/react-upgrade",
+        "--repo",
+        "fixtures/repos/webapp",
+        "--format",
+        "concise",
+    ]);
+    assert_eq!(code, 1);
+    for expected in [
+        "SG401 the skill is written for react 17, but the project requires react ^19.0.0",
+        "SG402 `react-dom.render` is removed",
+        "SG402 `react-dom/test-utils` is removed",
+    ] {
+        assert!(out.contains(expected), "missing {expected:?} in:\n{out}");
+    }
+    let (code, out, _) = run(&[
+        "check",
+        "fixtures/skills/webapp-agrees",
+        "--repo",
+        "fixtures/repos/webapp",
+        "--fail-on",
+        "info",
+    ]);
+    assert_eq!(code, 0, "the skill written for the webapp is clean: {out}");
+    assert!(out.contains("0 errors, 0 warnings, 0 infos"), "{out}");
+    assert!(out.contains("· pnpm · 5 dependencies · fit: core"), "{out}");
+}
+
+#[test]
+fn a_repository_that_is_a_file_is_a_usage_error() {
+    let (code, _, stderr) = run(&["check", "skills/release-notes", "--repo", "Cargo.toml"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("repository root Cargo.toml is not a directory"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -87,8 +87,8 @@ fn report_renders_from_the_run_directory_alone() {
         .collect();
     assert_eq!(
         keys,
-        ["schema", "skill", "findings", "verdict"],
-        "same shape as check --format json"
+        ["schema", "skill", "project", "findings", "verdict"],
+        "same shape as check --format json --repo"
     );
     assert_eq!(doc["verdict"]["basis"], "eval");
     assert_eq!(doc["verdict"]["eval"]["tasks"], 3);

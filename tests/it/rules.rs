@@ -22,7 +22,10 @@ fn findings_of(code: &str, example_text: &str) -> Vec<String> {
         select: vec![code.to_owned()],
         ignore: vec![],
     };
-    lint::check(&skill, &config, &selection)
+    let project = example
+        .has_repo_files()
+        .then(|| skillgate::project::scan(dir.path()).expect("example repository scans"));
+    lint::check(&skill, &config, project.as_ref(), &selection)
         .into_iter()
         .filter(|f| f.code == code)
         .map(|f| f.message)

@@ -2,6 +2,7 @@
 
 mod content;
 mod engine;
+mod project;
 mod size;
 mod spec;
 mod structure;
@@ -40,6 +41,13 @@ pub static RULES: &[Rule] = &[
     content::PINNED_NAME,
     content::TIME_SENSITIVE,
     content::MENU_WITHOUT_DEFAULT,
+    project::UNREADABLE_MANIFEST,
+    project::VERSION_CONFLICT,
+    project::CHANGED_API,
+    project::RUNTIME_CONFLICT,
+    project::TOOL_CONFLICT,
+    project::OFF_STACK,
+    project::UNDECLARED_PACKAGE,
     structure::BROKEN_LINK,
     structure::MISSING_FILE,
     structure::REFERENCE_DEPTH,

@@ -1,0 +1,385 @@
+//! SG4xx: the skill against the repository it is meant for.
+//!
+//! Every rule here reads the scanned [`Project`] and the skill's [`Analysis`] and stays
+//! silent when there is no project, when the two agree, and when a version cannot be
+//! parsed: a wrong finding about someone's own repository costs more trust than a missed
+//! one.
+//!
+//! [`Analysis`]: crate::skill::analysis::Analysis
+
+use std::ops::Range;
+use std::path::Path;
+
+use super::head;
+use crate::finding::{Location, Severity};
+use crate::knowledge::knowledge;
+use crate::lint::Rule;
+use crate::lint::fit::{self, Fit};
+use crate::project::{Dependency, Ecosystem, Located, Project};
+use crate::skill::code::Span;
+
+mod packages;
+mod tools;
+mod versions;
+
+/// SG400.
+pub const UNREADABLE_MANIFEST: Rule = Rule {
+    code: "SG400",
+    name: "unreadable-manifest",
+    severity: Severity::Info,
+    summary: "A manifest or lockfile of the repository could not be read",
+    what: "Reports each manifest or lockfile the project scan could not parse, with its \
+           file, line and column; the scan goes on without it.",
+    why: "The SG4xx rules compare the skill with what the repository declares; a manifest \
+          they cannot read is a blind spot worth knowing about.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Formats notes. Use when writing notes.
+---
+Format the notes.
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react": }
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Formats notes. Use when writing notes.
+---
+Format the notes.
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react": "^19.0.0" } }
+"#,
+    check: |cx, out| {
+        let Some(project) = cx.project else {
+            return;
+        };
+        for problem in &project.diagnostics {
+            let location = place(project, &problem.path, problem.line, problem.column);
+            out.report_at(
+                location,
+                format!(
+                    "cannot read {}:{}:{}: {}",
+                    problem.path.display(),
+                    problem.line,
+                    problem.column,
+                    problem.message
+                ),
+            )
+            .help("fix the file so the project's versions can be compared with the skill");
+        }
+    },
+};
+
+/// SG401.
+pub const VERSION_CONFLICT: Rule = Rule {
+    code: "SG401",
+    name: "version-conflict",
+    severity: Severity::Error,
+    summary: "The skill claims a package version the project does not use",
+    what: "Compares each version the skill states (\"React 17\", `pip install django==3.2`, \
+           a manifest snippet, an Actions `uses:` ref) with the version the project's \
+           lockfile resolves, or with its declared constraint when there is no lockfile.",
+    why: "Guidance written for another major version of the project's framework is the \
+          failure that measurably hurts agents: they follow it and write code that no \
+          longer works.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Mounts React apps. Use when editing the entry point.
+---
+This skill targets React 17.
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react": "^19.0.0" } }
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Mounts React apps. Use when editing the entry point.
+---
+This skill targets React 19.
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react": "^19.0.0" } }
+"#,
+    check: versions::version_conflict,
+};
+
+/// SG402.
+pub const CHANGED_API: Rule = Rule {
+    code: "SG402",
+    name: "removed-api",
+    severity: Severity::Error,
+    summary: "An example uses an API removed or deprecated in the project's version",
+    what: "Matches the skill's code blocks against the known API changes (rules/apis) and \
+           reports each use of an API that the project's version of the package removed \
+           (error) or deprecated (warning), with the replacement and the source.",
+    why: "An agent copies examples; an example that calls a removed API produces code that \
+          fails on the project's version.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Mounts React apps. Use when editing the entry point.
+---
+```jsx
+import ReactDOM from 'react-dom';
+ReactDOM.render(<App />, document.getElementById('root'));
+```
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Mounts React apps. Use when editing the entry point.
+---
+```jsx
+import { createRoot } from 'react-dom/client';
+createRoot(document.getElementById('root')).render(<App />);
+```
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
+"#,
+    check: versions::changed_api,
+};
+
+/// SG403.
+pub const RUNTIME_CONFLICT: Rule = Rule {
+    code: "SG403",
+    name: "runtime-conflict",
+    severity: Severity::Warning,
+    summary: "The skill needs a runtime version the project does not guarantee",
+    what: "Compares runtime claims (\"Python 3.12\", \"Node.js >= 20\", `FROM python:3.12`, \
+           `setup-node` versions) with the project's supported range (`requires-python`, \
+           `engines.node`, `rust-version`, the `go` directive) or, without a range, its pin \
+           (`.python-version`, `.nvmrc`). A requirement in prose conflicts with a range that \
+           still admits older versions; a CI version or base image only when the range \
+           excludes it.",
+    why: "A skill that needs Python 3.12 syntax makes the agent break a project that must \
+          keep working on 3.9.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Writes data models. Use when adding a model.
+---
+This skill needs Python 3.12 or later.
+==> @repo/pyproject.toml <==
+[project]
+name = "app"
+requires-python = ">=3.9"
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Writes data models. Use when adding a model.
+---
+This skill needs Python 3.9 or later.
+==> @repo/pyproject.toml <==
+[project]
+name = "app"
+requires-python = ">=3.9"
+"#,
+    check: versions::runtime_conflict,
+};
+
+/// SG404.
+pub const TOOL_CONFLICT: Rule = Rule {
+    code: "SG404",
+    name: "tool-conflict",
+    severity: Severity::Warning,
+    summary: "The skill runs a package manager, test runner or build tool the project does not use",
+    what: "Reads the commands in shell blocks and inline code (`npm install`, `pip install`, \
+           `npx jest`, `mvn package`) and compares each tool with the project's own of the \
+           same kind: package manager by lockfile and `packageManager`, test runner and \
+           build tool by configuration and dependencies.",
+    why: "`npm install` in a pnpm repository writes a second lockfile; `jest` in a vitest \
+          repository runs nothing. Agents follow the skill's commands literally.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Adds dependencies. Use when a package is missing.
+---
+```bash
+npm install zod
+```
+==> @repo/package.json <==
+{ "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "zod": "^3.23.0" } }
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Adds dependencies. Use when a package is missing.
+---
+```bash
+pnpm add zod
+```
+==> @repo/package.json <==
+{ "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "zod": "^3.23.0" } }
+"#,
+    check: tools::tool_conflict,
+};
+
+/// SG405.
+pub const OFF_STACK: Rule = Rule {
+    code: "SG405",
+    name: "off-stack",
+    severity: Severity::Warning,
+    summary: "The skill works in languages and packages the project does not use",
+    what: "Computes the stack fit: the ecosystems the skill works in (its code blocks' \
+           languages, the packages and runtimes it names) against the project's \
+           (dependencies, runtimes, source files). `core` when the project uses all of them, \
+           `partial` when some, `off-stack` when none; off-stack is reported.",
+    why: "A skill for another stack only costs context and pulls the agent towards \
+          conventions the repository does not have.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Writes Django views. Use when adding a view.
+---
+```python
+from django.http import HttpResponse
+```
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react": "^19.0.0" } }
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Writes React components. Use when adding a component.
+---
+```jsx
+import { useState } from 'react';
+```
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react": "^19.0.0" } }
+"#,
+    check: |cx, out| {
+        let Some(project) = cx.project else {
+            return;
+        };
+        let fit = fit::stack_fit(cx.analysis(), project);
+        if fit.fit == Some(Fit::OffStack) {
+            let skill: Vec<&str> = fit.skill.iter().map(|e| fit::name(*e)).collect();
+            let theirs: Vec<&str> = fit.project.iter().map(|e| fit::name(*e)).collect();
+            let theirs = if theirs.is_empty() {
+                "no package ecosystem".to_owned()
+            } else {
+                theirs.join(", ")
+            };
+            out.report(
+                &cx.skill.source,
+                head(cx.skill),
+                format!(
+                    "fit: off-stack: the skill works in {}, the project in {theirs}",
+                    skill.join(", ")
+                ),
+            )
+            .help(format!(
+                "do not inject this skill here; evidence: {}",
+                fit.evidence.join("; ")
+            ));
+        }
+    },
+};
+
+/// SG406.
+pub const UNDECLARED_PACKAGE: Rule = Rule {
+    code: "SG406",
+    name: "undeclared-package",
+    severity: Severity::Info,
+    summary: "The skill uses a package the project does not depend on",
+    what: "Reports packages the skill installs or imports in the project's own ecosystems \
+           that no manifest or lockfile of the project names.",
+    why: "Following the skill adds a dependency; that may be intended, but it should be a \
+          decision, not a side effect.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Validates input. Use when parsing requests.
+---
+```bash
+pnpm add zod
+```
+==> @repo/package.json <==
+{ "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "react": "^19.0.0" } }
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Validates input. Use when parsing requests.
+---
+```bash
+pnpm add zod
+```
+==> @repo/package.json <==
+{ "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "zod": "^3.23.0" } }
+"#,
+    check: packages::undeclared_package,
+};
+
+/// A place in the project, for findings and related locations outside the skill.
+fn place(project: &Project, path: &Path, line: u32, column: u32) -> Location {
+    Location {
+        path: project.root.join(path),
+        line,
+        column,
+        end_line: line,
+        end_column: column,
+        span: 0..0,
+    }
+}
+
+fn located(project: &Project, value: &Located<String>) -> Location {
+    place(project, &value.path, value.line, value.column)
+}
+
+/// `package.json:10`, as printed in messages.
+fn file_line(value: &Located<String>) -> String {
+    format!("{}:{}", value.path.display(), value.line)
+}
+
+fn range(span: Span) -> Range<usize> {
+    span.start..span.end
+}
+
+/// The project's entries for a package: the package itself first, then the packages its
+/// knowledge alias says stand for it (a Spring Boot starter or parent for Spring Boot).
+fn dependencies_for<'p>(
+    project: &'p Project,
+    ecosystem: Ecosystem,
+    package: &str,
+) -> Vec<&'p Dependency> {
+    let mut found: Vec<&Dependency> = project.dependencies_named(ecosystem, package).collect();
+    let aliases = knowledge().packages.iter().filter(|alias| {
+        alias.ecosystem.in_project() == Some(ecosystem)
+            && alias.package.eq_ignore_ascii_case(package)
+            && !alias.also.is_empty()
+    });
+    for alias in aliases {
+        for dependency in &project.dependencies {
+            if dependency.ecosystem == ecosystem
+                && alias.covers(&dependency.name)
+                && !found.contains(&dependency)
+            {
+                found.push(dependency);
+            }
+        }
+    }
+    found
+}
+
+/// The project's version of a package: the lockfile's, else the declared constraint.
+/// `true` when the value is a resolved version.
+fn project_version<'p>(
+    project: &'p Project,
+    ecosystem: Ecosystem,
+    package: &str,
+) -> Option<(&'p Located<String>, bool)> {
+    let entries = dependencies_for(project, ecosystem, package);
+    if let Some(resolved) = entries.iter().find_map(|d| d.resolved.as_ref()) {
+        return Some((resolved, true));
+    }
+    entries
+        .iter()
+        .find_map(|d| d.constraint.as_ref())
+        .map(|c| (c, false))
+}
