@@ -424,8 +424,13 @@ impl AliasTable {
         let names = if by_name.is_empty() {
             None
         } else {
-            let alternation: Vec<String> = by_name.iter().map(|(n, _)| regex::escape(n)).collect();
-            Some(Regex::new(&format!("(?i)(?:{})", alternation.join("|")))?)
+            // Names are matched against ASCII-lowercased text: a case-insensitive pattern
+            // would compile every case variant of every name.
+            let alternation: Vec<String> = by_name
+                .iter()
+                .map(|(n, _)| regex::escape(&n.to_ascii_lowercase()))
+                .collect();
+            Some(Regex::new(&format!("(?:{})", alternation.join("|")))?)
         };
         Ok(Self {
             names,
@@ -473,8 +478,9 @@ pub fn prose_claims(lines: &[(usize, &str)], aliases: &AliasTable) -> Vec<Claim>
         .filter(|(_, line)| line.bytes().any(|b| b.is_ascii_digit()))
     {
         let masked = mask_urls(line);
-        for found in names.find_iter(&masked) {
-            let Some(subject) = aliases.named(found.as_str()) else {
+        let lower = masked.to_ascii_lowercase();
+        for found in names.find_iter(&lower) {
+            let Some(subject) = aliases.named(&masked[found.range()]) else {
                 continue;
             };
             if !word_boundary(&masked, found.start(), found.end()) {

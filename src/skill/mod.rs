@@ -32,7 +32,7 @@ const MAX_DEPTH: usize = 8;
 
 /// Words that make a line a prohibition ("don't", "never", "avoid", "must not", ...).
 pub static PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(don['’]t|do not|never|avoid|must not|mustn['’]t|should not|shouldn['’]t|no longer use|refrain from)\b")
+    Regex::new(r"(?-u)\b(don(?:'|(?u:’))t|do not|never|avoid|must not|mustn(?:'|(?u:’))t|should not|shouldn(?:'|(?u:’))t|no longer use|refrain from)\b")
         .expect("valid regex")
 });
 
@@ -128,7 +128,7 @@ impl Skill {
         self.body
             .prose_lines
             .iter()
-            .filter(|l| PROHIBITION.is_match(&self.source.text[(*l).clone()]))
+            .filter(|l| PROHIBITION.is_match(&self.source.text[(*l).clone()].to_ascii_lowercase()))
     }
 
     /// A file of the folder by its relative path.

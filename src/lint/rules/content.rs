@@ -29,7 +29,7 @@ pub const NO_PROHIBITIONS: Rule = Rule {
 };
 
 static PINNED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(always (name|call) (it|them|the \w+)|use exactly|name it exactly|must be (called|named)|exactly (this|the following) (name|string|text|wording)|name (it|them) exactly|call (it|them) exactly)\b")
+    Regex::new(r"(?-u)\b(always (name|call) (it|them|the [A-Za-z0-9_]+)|use exactly|name it exactly|must be (called|named)|exactly (this|the following) (name|string|text|wording)|name (it|them) exactly|call (it|them) exactly)\b")
         .expect("valid regex")
 });
 
@@ -54,7 +54,7 @@ pub const PINNED_NAME: Rule = Rule {
 };
 
 static STALE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(as of (\w+ )?(19|20)\d\d|as of (now|today|this writing)|currently|at the time of writing|the latest (version|release|stable)|latest stable|recently|nowadays|these days|newest version|brand[- ]new|(in|since) the last (few )?(months|weeks|years)|this year|next year|upcoming release)\b")
+    Regex::new(r"(?-u)\b(as of ([A-Za-z0-9_]+ )?(19|20)[0-9][0-9]|as of (now|today|this writing)|currently|at the time of writing|the latest (version|release|stable)|latest stable|recently|nowadays|these days|newest version|brand[- ]new|(in|since) the last (few )?(months|weeks|years)|this year|next year|upcoming release)\b")
         .expect("valid regex")
 });
 
@@ -84,12 +84,12 @@ pub const TIME_SENSITIVE: Rule = Rule {
 };
 
 static MENU: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(you (can|could|may) (use|choose|pick|try) (either|any|one of)|choose (between|from|one of)|(there are|several|many|multiple) (options|approaches|ways|alternatives|choices)|options include|alternatively,? you|either \S+(\s+\S+){0,4},? or\b)")
+    Regex::new(r"(?-u)\b(you (can|could|may) (use|choose|pick|try) (either|any|one of)|choose (between|from|one of)|(there are|several|many|multiple) (options|approaches|ways|alternatives|choices)|options include|alternatively,? you|either [A-Za-z0-9_./-]+([ \t]+[A-Za-z0-9_./-]+){0,4},? or\b)")
         .expect("valid regex")
 });
 
 static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(default|prefer|preferred|recommend|recommended|unless|otherwise|first choice|start with|use \S+ by default|go with)\b")
+    Regex::new(r"(?-u)\b(default|prefer|preferred|recommend|recommended|unless|otherwise|first choice|start with|use [A-Za-z0-9_./-]+ by default|go with)\b")
         .expect("valid regex")
 });
 
@@ -112,11 +112,15 @@ pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
         let text = &cx.skill.source.text;
         let lines = &cx.skill.body.prose_lines;
         for (i, line) in lines.iter().enumerate() {
-            let Some(m) = MENU.find(&text[line.clone()]) else {
+            let lower = text[line.clone()].to_ascii_lowercase();
+            let Some(m) = MENU.find(&lower) else {
                 continue;
             };
             let window = &lines[i..(i + 1 + MENU_WINDOW).min(lines.len())];
-            if window.iter().any(|l| DEFAULT.is_match(&text[l.clone()])) {
+            if window
+                .iter()
+                .any(|l| DEFAULT.is_match(&text[l.clone()].to_ascii_lowercase()))
+            {
                 continue;
             }
             let span = line.start + m.start()..line.start + m.end();

@@ -56,12 +56,16 @@ pub static RULES: &[Rule] = &[
     structure::BACKSLASH_PATH,
 ];
 
-/// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks excluded).
+/// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks excluded). Lines
+/// are matched in ASCII lower case, which keeps byte offsets, so patterns are written in lower
+/// case and need no case-insensitive flag (whose case variants are costly to compile).
 fn prose_matches<'a>(skill: &'a Skill, re: &'a Regex) -> impl Iterator<Item = Range<usize>> + 'a {
     let text = &skill.source.text;
     skill.body.prose_lines.iter().flat_map(move |line| {
-        re.find_iter(&text[line.clone()])
-            .map(move |m| line.start + m.start()..line.start + m.end())
+        let lower = text[line.clone()].to_ascii_lowercase();
+        re.find_iter(&lower)
+            .map(|m| line.start + m.start()..line.start + m.end())
+            .collect::<Vec<_>>()
     })
 }
 

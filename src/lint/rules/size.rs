@@ -147,7 +147,7 @@ pub const LONG_CODE_BLOCK: Rule = Rule {
 };
 
 static TOC_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(table of )?contents$|^toc$|^index$|^overview$").expect("valid regex")
+    Regex::new(r"(?-u)^(table of )?contents$|^toc$|^index$|^overview$").expect("valid regex")
 });
 
 /// Whether a document opens with a table of contents: a heading named like one, or a list of
@@ -155,7 +155,7 @@ static TOC_HEADING: LazyLock<Regex> = LazyLock::new(|| {
 fn has_toc(doc: &Document) -> bool {
     doc.sections
         .iter()
-        .any(|s| TOC_HEADING.is_match(s.title.trim()))
+        .any(|s| TOC_HEADING.is_match(&s.title.trim().to_ascii_lowercase()))
         || doc.links.iter().filter(|l| l.dest.starts_with('#')).count() >= 3
 }
 

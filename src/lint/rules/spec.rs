@@ -220,8 +220,9 @@ pub const DESCRIPTION_TOO_LONG: Rule = Rule {
     },
 };
 
-static XML_TAG: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"</?[A-Za-z][A-Za-z0-9_-]*(\s[^<>]*)?/?>").expect("valid regex"));
+static XML_TAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"</?[A-Za-z][A-Za-z0-9_-]*([ \t][^<>]*)?/?>").expect("valid regex")
+});
 
 /// SG108.
 pub const DESCRIPTION_XML_TAGS: Rule = Rule {
@@ -249,7 +250,7 @@ pub const DESCRIPTION_XML_TAGS: Rule = Rule {
 };
 
 static FIRST_OR_SECOND_PERSON: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s(])(?:I|I'm|I'll|I've|I can|me|my|we|We|we'll|our|Our)\b|^\s*(?:You|you)\b|\b[Yy]ou can\b|\b[Ll]et me\b").expect("valid regex")
+    Regex::new(r"(?:^|[[ \t](])(?:I|I'm|I'll|I've|I can|me|my|we|We|we'll|our|Our)(?-u:\b)|^[ \t]*(?:You|you)(?-u:\b)|(?-u:\b)[Yy]ou can(?-u:\b)|(?-u:\b)[Ll]et me(?-u:\b)").expect("valid regex")
 });
 
 /// SG109.
@@ -281,7 +282,7 @@ pub const DESCRIPTION_PERSON: Rule = Rule {
 };
 
 static WHEN_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(when|whenever|if|before|after|during|while|for (tasks|work|requests|projects)|use (it |this |this skill )?(for|to|on|with|in))\b").expect("valid regex")
+    Regex::new(r"(?-u)\b(when|whenever|if|before|after|during|while|for (tasks|work|requests|projects)|use (it |this |this skill )?(for|to|on|with|in))\b").expect("valid regex")
 });
 
 /// SG110.
@@ -299,7 +300,7 @@ pub const DESCRIPTION_WHEN: Rule = Rule {
     check: |cx, out| {
         if let Some(d) = description(cx) {
             let words = d.value.split_whitespace().count();
-            if words < 5 || !WHEN_CLAUSE.is_match(&d.value) {
+            if words < 5 || !WHEN_CLAUSE.is_match(&d.value.to_ascii_lowercase()) {
                 out.report(
                     &cx.skill.source,
                     d.span.clone(),

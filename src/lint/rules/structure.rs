@@ -129,7 +129,7 @@ pub const BROKEN_LINK: Rule = Rule {
 };
 
 static MENTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[\s`'(\[=])(?:\./)?((?:scripts|references|assets)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z0-9]{1,8})\b")
+    Regex::new(r"(?:^|[[ \t]`'(\[=])(?:\./)?((?:scripts|references|assets)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z0-9]{1,8})(?-u:\b)")
         .expect("valid regex")
 });
 
@@ -330,7 +330,7 @@ pub const UNCLOSED_FENCE: Rule = Rule {
 };
 
 static BACKSLASH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:[A-Za-z0-9_.-]+\\)+[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,5}\b")
+    Regex::new(r"(?:[A-Za-z0-9_.-]+\\)+[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,5}(?-u:\b)")
         .expect("valid regex")
 });
 

@@ -8,6 +8,8 @@
 
 use std::cmp::Ordering;
 
+use std::sync::OnceLock;
+
 use regex::Regex;
 
 use super::{CodeFacts, Decorator, Lang, Span, join_qualified, normalise_path};
@@ -84,7 +86,11 @@ enum Needle {
         below: u32,
     },
     Text {
-        regex: Regex,
+        /// The pattern, checked when the matcher is built.
+        pattern: String,
+        /// Compiled on first use: most skills have no text a `text` pattern could match,
+        /// and compiling every pattern up front dominated a one-skill check.
+        regex: OnceLock<Option<Regex>>,
     },
 }
 
@@ -116,13 +122,19 @@ impl Needle {
                 action: uses.clone(),
                 below: *below,
             },
-            Pattern::Text { text } => Self::Text {
-                regex: Regex::new(text).map_err(|source| PatternError {
-                    id: change.id.clone(),
+            Pattern::Text { text } => {
+                regex_syntax::Parser::new()
+                    .parse(text)
+                    .map_err(|e| PatternError {
+                        id: change.id.clone(),
+                        pattern: text.clone(),
+                        source: regex::Error::Syntax(e.to_string()),
+                    })?;
+                Self::Text {
                     pattern: text.clone(),
-                    source,
-                })?,
-            },
+                    regex: OnceLock::new(),
+                }
+            }
         };
         Ok(needle)
     }
@@ -367,7 +379,15 @@ impl Entry<'_> {
                 })
                 .collect(),
             Needle::Uses { action, below } => uses_sites(block.facts, action, *below),
-            Needle::Text { regex } => text_sites(block.facts, regex),
+            Needle::Text { pattern, regex } => {
+                if block.facts.texts.is_empty() {
+                    return Vec::new();
+                }
+                match regex.get_or_init(|| Regex::new(pattern).ok()) {
+                    Some(regex) => text_sites(block.facts, regex),
+                    None => Vec::new(),
+                }
+            }
         }
     }
 }
