@@ -19,8 +19,10 @@ use crate::verdict;
 ///
 /// `skillgate check` lints a SKILL.md against the repository: the Agent Skills specification,
 /// size and example-code cost, content that misleads agents, and the skill folder's
-/// structure. Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 on a
-/// usage or input error.
+/// structure, and its fit with the repository's dependencies. `skillgate eval` runs an agent
+/// on tasks with and without the skill and decides inject or skip; `skillgate report`
+/// re-renders a run. Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 on
+/// a usage or input error.
 #[derive(Debug, Parser)]
 #[command(
     name = "skillgate",

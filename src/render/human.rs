@@ -36,14 +36,14 @@ pub(super) fn render(reports: &[Report<'_>], style: Style) -> String {
         let s = &report.summary;
         let _ = writeln!(
             out,
-            "{}: {} tokens, {} lines, {:.0}% example code · {}, {}, {}",
+            "{}: {} tokens, {} lines, {:.0}% example code · {}, {}, {} info",
             s.path,
             s.tokens,
             s.lines,
             s.code_share * 100.0,
             plural(e, "error"),
             plural(w, "warning"),
-            plural(i, "info"),
+            i,
         );
         if let Some(project) = &report.project {
             let _ = writeln!(out, "{}", project.line());

@@ -14,14 +14,14 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
         let _ = writeln!(out, "### skillgate: `{}`\n", cell(title));
         let _ = writeln!(
             out,
-            "`{}` · {} tokens · {} lines · {:.0}% example code · {}, {}, {}\n",
+            "`{}` · {} tokens · {} lines · {:.0}% example code · {}, {}, {} info\n",
             cell(&s.path),
             s.tokens,
             s.lines,
             s.code_share * 100.0,
             plural(e, "error"),
             plural(w, "warning"),
-            plural(i, "info"),
+            i,
         );
         if let Some(project) = &report.project {
             let _ = writeln!(out, "{}\n", cell(&project.line()));

@@ -267,7 +267,7 @@ fn repo_check_shows_project_findings_and_the_fit() {
         "info",
     ]);
     assert_eq!(code, 0, "the skill written for the webapp is clean: {out}");
-    assert!(out.contains("0 errors, 0 warnings, 0 infos"), "{out}");
+    assert!(out.contains("0 errors, 0 warnings, 0 info"), "{out}");
     assert!(out.contains("· pnpm · 5 dependencies · fit: core"), "{out}");
 }
 
