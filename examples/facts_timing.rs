@@ -2,12 +2,10 @@
 //!
 //! `cargo run --release --example facts_timing -- FILE...`
 
-#[path = "../tests/it/fences.rs"]
-mod fences;
-
 use std::time::Instant;
 
 use skillgate::knowledge::{Ecosystem, PackageAlias};
+use skillgate::skill::Document;
 use skillgate::skill::claims::{AliasTable, claims};
 use skillgate::skill::code::{CodeSnippet, FactExtractor, extract_facts};
 
@@ -39,15 +37,9 @@ fn main() {
             eprintln!("cannot read {path}");
             continue;
         };
-        let (blocks, prose) = fences::split(&markdown);
-        let snippets: Vec<CodeSnippet<'_>> = blocks
-            .iter()
-            .map(|b| CodeSnippet {
-                lang: b.lang,
-                text: b.text,
-                offset: b.offset,
-            })
-            .collect();
+        let doc = Document::parse(&markdown, 0..markdown.len());
+        let snippets = doc.snippets(&markdown);
+        let prose = doc.prose(&markdown);
         let started = Instant::now();
         let cpu_started = cpu_ticks();
         let mut facts = Vec::new();

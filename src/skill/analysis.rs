@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use crate::knowledge::knowledge;
 use crate::skill::Skill;
 use crate::skill::claims::{self, AliasTable, Claim};
-use crate::skill::code::{CodeFacts, CodeSnippet, extract_facts};
+use crate::skill::code::{CodeFacts, extract_facts};
 
 /// The package name table, built once per process from the embedded knowledge.
 ///
@@ -28,25 +28,8 @@ impl Analysis {
     /// Reads the SKILL.md body's code blocks and prose.
     pub fn of(skill: &Skill) -> Self {
         let text = &skill.source.text;
-        let snippets: Vec<CodeSnippet<'_>> = skill
-            .body
-            .code_blocks
-            .iter()
-            .filter_map(|block| {
-                Some(CodeSnippet {
-                    lang: block.lang.as_deref(),
-                    text: text.get(block.content.clone())?,
-                    offset: block.content.start,
-                })
-            })
-            .collect();
-        let facts = extract_facts(&snippets);
-        let lines: Vec<(usize, &str)> = skill
-            .body
-            .prose_lines
-            .iter()
-            .filter_map(|line| Some((line.start, text.get(line.clone())?)))
-            .collect();
+        let facts = extract_facts(&skill.body.snippets(text));
+        let lines = skill.body.prose(text);
         let claims = match ALIASES.as_ref() {
             Some(aliases) => claims::claims(&lines, &facts, aliases),
             None => Vec::new(),

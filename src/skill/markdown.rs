@@ -6,6 +6,7 @@ use std::ops::Range;
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 use serde::Serialize;
 
+use super::code::CodeSnippet;
 use super::tokens;
 
 /// A parsed markdown document: sections, code blocks, links, list items and prose lines.
@@ -183,6 +184,29 @@ impl Document {
             return 0.0;
         }
         (self.code_tokens() as f64 / self.tokens as f64).min(1.0)
+    }
+
+    /// The code blocks as snippets for fact extraction: language tag, code inside the fences,
+    /// and its offset in `text` (the whole file this document was parsed from).
+    pub fn snippets<'a>(&'a self, text: &'a str) -> Vec<CodeSnippet<'a>> {
+        self.code_blocks
+            .iter()
+            .filter_map(|block| {
+                Some(CodeSnippet {
+                    lang: block.lang.as_deref(),
+                    text: text.get(block.content.clone())?,
+                    offset: block.content.start,
+                })
+            })
+            .collect()
+    }
+
+    /// The prose lines as `(offset in text, line)` pairs.
+    pub fn prose<'t>(&self, text: &'t str) -> Vec<(usize, &'t str)> {
+        self.prose_lines
+            .iter()
+            .filter_map(|line| Some((line.start, text.get(line.clone())?)))
+            .collect()
     }
 
     /// Whether byte `offset` lies inside a code block.

@@ -6,7 +6,7 @@ use skillgate::knowledge::{ApiChange, ApiFile, ChangeKind, Ecosystem, PackageAli
 use skillgate::skill::claims::{AliasTable, Origin, claims};
 use skillgate::skill::code::{ApiMatcher, CodeSnippet, extract_facts};
 
-use crate::fences::split;
+use skillgate::skill::Document;
 
 /// A skill with prose claims, many languages and one block of each hazard.
 const SKILL: &str = r#"---
@@ -52,16 +52,9 @@ React 17 is mentioned in a text block and must not count.
 ```
 "#;
 
-fn snippets(markdown: &str) -> Vec<CodeSnippet<'_>> {
-    let (blocks, _) = split(markdown);
-    blocks
-        .iter()
-        .map(|b| CodeSnippet {
-            lang: b.lang,
-            text: b.text,
-            offset: b.offset,
-        })
-        .collect()
+/// The markdown as the crate's SKILL.md parser reads it.
+fn parse(markdown: &str) -> Document {
+    Document::parse(markdown, 0..markdown.len())
 }
 
 fn alias(names: &[&str], imports: &[&str], ecosystem: Ecosystem, package: &str) -> PackageAlias {
@@ -165,8 +158,9 @@ fn claims_of_a_whole_skill_point_at_their_text() {
         alias(&["pydantic"], &["pydantic"], Ecosystem::Pypi, "pydantic"),
     ])
     .expect("table compiles");
-    let (_, prose) = split(SKILL);
-    let facts = extract_facts(&snippets(SKILL));
+    let doc = parse(SKILL);
+    let prose = doc.prose(SKILL);
+    let facts = extract_facts(&doc.snippets(SKILL));
     let all = claims(&prose, &facts, &table);
     let got: Vec<_> = all
         .iter()
@@ -202,7 +196,8 @@ fn api_hits_follow_the_project_versions() {
             .flat_map(|f| f.changes.iter().map(move |c| (f, c))),
     )
     .expect("patterns compile");
-    let facts = extract_facts(&snippets(SKILL));
+    let doc = parse(SKILL);
+    let facts = extract_facts(&doc.snippets(SKILL));
     let new_project = |_: Ecosystem, package: &str| match package {
         "react-dom" => Some("19.1.0".to_owned()),
         "pydantic" => Some("2.7.0".to_owned()),
@@ -248,7 +243,8 @@ impl Noise {
 
 #[test]
 fn mangled_blocks_never_panic_and_spans_stay_inside() {
-    let (blocks, _) = split(SKILL);
+    let doc = parse(SKILL);
+    let blocks = doc.snippets(SKILL);
     let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
     let tags = [
         "python",
@@ -267,7 +263,7 @@ fn mangled_blocks_never_panic_and_spans_stay_inside() {
         "dockerfile",
     ];
     for round in 0..200 {
-        let block = blocks[round % blocks.len()];
+        let block = &blocks[round % blocks.len()];
         let mut bytes = block.text.as_bytes().to_vec();
         for _ in 0..(noise.next() % 8) {
             if bytes.is_empty() {

@@ -5,7 +5,6 @@ mod code;
 mod eval;
 mod eval_cli;
 mod eval_report;
-mod fences;
 mod fit;
 mod formats;
 mod inputs;
