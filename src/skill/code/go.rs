@@ -2,7 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{Access, Binding, CodeFacts, Import, MemberKind, Source, TextRun, unquote, walk};
+use super::{Binding, CodeFacts, Import, MemberKind, Source, TextRun, unquote, walk};
 
 const MEMBERS: &[MemberKind] = &[("selector_expression", "operand", "field")];
 const ROOTS: &[&str] = &["identifier"];
@@ -12,15 +12,9 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
     walk(root, |node, place| match node.kind() {
         "import_spec" => import(node, source, facts),
         "selector_expression" if !place.is("selector_expression", "operand") => {
-            if let Some(mut path) = super::static_path(node, source, MEMBERS, ROOTS) {
-                let root = path.remove(0);
-                let call = place.is("call_expression", "function");
-                facts.accesses.push(Access {
-                    root,
-                    path,
-                    call,
-                    span: source.span(node),
-                });
+            let call = place.is("call_expression", "function");
+            if let Some(path) = super::static_path(node, source, MEMBERS, ROOTS) {
+                super::push_access(facts, path, call, source.span(node));
             }
         }
         "call_expression" => super::call(

@@ -146,13 +146,7 @@ fn access(
 ) {
     if let Some(mut path) = super::static_path(node, source, MEMBERS, ROOTS) {
         path.extend(tail);
-        let root = path.remove(0);
-        facts.accesses.push(Access {
-            root,
-            path,
-            call,
-            span: source.span(node),
-        });
+        super::push_access(facts, path, call, source.span(node));
     }
 }
 

@@ -4,8 +4,8 @@
 use tree_sitter::Node;
 
 use super::{
-    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, MethodCall, Place,
-    Source, TextRun, unquote, walk,
+    Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, MethodCall, Place, Source,
+    TextRun, unquote, walk,
 };
 
 const MEMBERS: &[MemberKind] = &[("member_expression", "object", "property")];
@@ -87,14 +87,8 @@ fn heritage_target(node: Node<'_>) -> Option<Node<'_>> {
 
 /// Records a static path rooted at a plain name.
 fn access(node: Node<'_>, call: bool, source: Source<'_>, facts: &mut CodeFacts) {
-    if let Some(mut path) = super::static_path(node, source, MEMBERS, ROOTS) {
-        let root = path.remove(0);
-        facts.accesses.push(Access {
-            root,
-            path,
-            call,
-            span: source.span(node),
-        });
+    if let Some(path) = super::static_path(node, source, MEMBERS, ROOTS) {
+        super::push_access(facts, path, call, source.span(node));
     }
 }
 

@@ -675,6 +675,20 @@ pub(crate) fn static_path(
     }
 }
 
+/// Records a static path (root first) as an access spanning `span`.
+pub(crate) fn push_access(facts: &mut CodeFacts, mut path: Vec<String>, call: bool, span: Span) {
+    if path.is_empty() {
+        return;
+    }
+    let root = path.remove(0);
+    facts.accesses.push(Access {
+        root,
+        path,
+        call,
+        span,
+    });
+}
+
 /// How a grammar spells a member access (`a.b`): the node kind and its field names.
 pub(crate) struct Member {
     /// Node kind, e.g. `attribute` (Python) or `selector_expression` (Go).

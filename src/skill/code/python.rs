@@ -2,7 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{Access, Binding, CodeFacts, Decorator, Import, ImportedName, Source, TextRun, walk};
+use super::{Binding, CodeFacts, Decorator, Import, ImportedName, Source, TextRun, walk};
 
 /// Collects the facts of a Python tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -10,15 +10,9 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         "import_statement" => import(node, source, facts),
         "import_from_statement" => import_from(node, source, facts),
         "attribute" if !place.is("attribute", "object") => {
-            if let Some(mut path) = static_path(node, source) {
-                let root = path.remove(0);
-                let call = place.is("call", "function");
-                facts.accesses.push(Access {
-                    root,
-                    path,
-                    call,
-                    span: source.span(node),
-                });
+            let call = place.is("call", "function");
+            if let Some(path) = static_path(node, source) {
+                super::push_access(facts, path, call, source.span(node));
             }
         }
         "call" => super::call(

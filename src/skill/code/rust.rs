@@ -3,8 +3,7 @@
 use tree_sitter::Node;
 
 use super::{
-    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, Place, Source,
-    TextRun, walk,
+    Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, Place, Source, TextRun, walk,
 };
 
 const MEMBERS: &[MemberKind] = &[("scoped_identifier", "path", "name")];
@@ -20,15 +19,9 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         }
         "extern_crate_declaration" => extern_crate(node, source, facts),
         "scoped_identifier" if is_expression_path(place) => {
-            if let Some(mut path) = super::static_path(node, source, MEMBERS, ROOTS) {
-                let root = path.remove(0);
-                let call = place.is("call_expression", "function");
-                facts.accesses.push(Access {
-                    root,
-                    path,
-                    call,
-                    span: source.span(node),
-                });
+            let call = place.is("call_expression", "function");
+            if let Some(path) = super::static_path(node, source, MEMBERS, ROOTS) {
+                super::push_access(facts, path, call, source.span(node));
             }
         }
         "call_expression" => super::call(
