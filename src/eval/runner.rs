@@ -271,9 +271,8 @@ fn run_cells(
     });
     workers.progress.finish();
     if sandbox.interrupted() {
-        // The sandbox's interrupt handler removes its containers and ends the process;
-        // give it the time to, and never report the run as finished.
-        std::thread::sleep(Duration::from_secs(5));
+        // Never report an interrupted run as finished.
+        sandbox.after_interrupt();
         return Err(EvalError::Interrupted);
     }
     let state = workers
@@ -594,9 +593,13 @@ impl CellRun<'_> {
         }
         if ran.exit != Some(0) {
             record.outcome = Outcome::Error;
-            record.error = Some(match ran.exit {
-                Some(137) | None => "agent was killed (out of memory, or a signal)".to_owned(),
-                Some(code) => format!("agent exited with status {code}"),
+            record.error = Some(if ran.oom_killed {
+                out_of_memory("agent", task)
+            } else {
+                match ran.exit {
+                    Some(code) => format!("agent exited with status {code}"),
+                    None => "agent was killed by a signal".to_owned(),
+                }
             });
             return Ok((record, None));
         }
@@ -684,12 +687,24 @@ pub fn verify(
     let mut output = std::fs::read(&stdout).unwrap_or_default();
     output.extend(std::fs::read(&stderr).unwrap_or_default());
     let passed = !ran.timed_out && reward.map_or(ran.exit == Some(0), |r| r >= 1.0);
+    if ran.oom_killed && !passed {
+        // The verifier could not judge: an error of the cell, not a fail of the agent.
+        return Err(CellError(out_of_memory("verifier", task)));
+    }
     Ok(Verdict {
         passed,
         reward,
         timed_out: ran.timed_out,
         output: tail(&output, FEEDBACK_BYTES),
     })
+}
+
+/// The reason recorded when the kernel killed a command for lack of memory.
+fn out_of_memory(what: &str, task: &Task) -> String {
+    match task.config.environment.memory_mb {
+        Some(mb) => format!("{what} ran out of memory (the task allows {mb} MB)"),
+        None => format!("{what} ran out of memory"),
+    }
 }
 
 /// The result of proving that a task discriminates.

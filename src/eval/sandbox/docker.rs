@@ -25,15 +25,13 @@ use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
 use crate::eval::EvalError;
-use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, Sandbox, Session};
+use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::Task;
 
 /// Label on every container skillgate starts.
 pub const LABEL: &str = "skillgate";
 /// Label carrying the run's identity, so a resumed run can clear what a killed one left.
 pub const RUN_LABEL: &str = "skillgate.run";
-/// Default pid limit: enough for an agent and a test suite, not for a fork bomb.
-const DEFAULT_PIDS: i64 = 1024;
 /// The network a container uses when the task allows one.
 const NETWORK: &str = "bridge";
 /// Workspace root when the image sets no working directory (Harbor's convention).
@@ -115,7 +113,7 @@ async fn start_container(
         nano_cpus: spec.cpus.map(|c| (c * 1e9) as i64),
         memory,
         memory_swap: memory,
-        pids_limit: Some(DEFAULT_PIDS),
+        pids_limit: Some(PIDS_LIMIT as i64),
         network_mode: Some(if spec.network { NETWORK } else { "none" }.to_owned()),
         init: Some(false),
         ..HostConfig::default()
@@ -460,6 +458,11 @@ impl Sandbox for DockerSandbox {
         self.stopping.load(Ordering::SeqCst)
     }
 
+    fn after_interrupt(&self) {
+        // The interrupt handler removes this run's containers and ends the process.
+        std::thread::sleep(std::time::Duration::from_secs(5));
+    }
+
     fn prepare(&self, tasks: &[Task]) -> Result<(), EvalError> {
         // A killed earlier process of the same run may have left containers behind.
         for id in self.run_containers()? {
@@ -491,6 +494,7 @@ impl Sandbox for DockerSandbox {
             id,
             workdir: image.workdir,
             connected: network,
+            oom_kills: 0,
         };
         let workdir = session.workdir.clone();
         session.upload(&workdir, workspace)?;
@@ -504,6 +508,8 @@ struct DockerSession<'a> {
     id: String,
     workdir: String,
     connected: bool,
+    /// OOM kills the container had counted after the last command.
+    oom_kills: u64,
 }
 
 impl Drop for DockerSession<'_> {
@@ -592,33 +598,73 @@ impl DockerSession<'_> {
             .inspect_exec(&exec.id)
             .await
             .map_err(|e| CellError::new("inspecting the exec", e))?;
+        let exit = inspect.exit_code.map(|c| c as i32);
+        // A kill for lack of memory ends the exec with 137, like any SIGKILL; the container's
+        // counter tells them apart.
+        let mut oom_killed = false;
+        if !timed_out && exit != Some(0) {
+            let kills = self.oom_kills().await?;
+            oom_killed = kills > self.oom_kills;
+            self.oom_kills = kills;
+        }
         Ok(ExecResult {
-            exit: if timed_out {
-                None
-            } else {
-                inspect.exit_code.map(|c| c as i32)
-            },
+            exit: if timed_out { None } else { exit },
             timed_out,
+            oom_killed,
         })
     }
 
     /// Kills every process in the container but its keep-alive (pid 1), i.e. the timed-out
     /// command and everything it started.
     async fn kill_all(&self) -> Result<(), CellError> {
+        self.helper(&["sh", "-c", "kill -9 -1"], "killing").await?;
+        Ok(())
+    }
+
+    /// The container's count of OOM kills, from its memory controller (v2 or v1 layout).
+    /// Docker's own `OOMKilled` flag only covers the container's first process.
+    async fn oom_kills(&self) -> Result<u64, CellError> {
+        let script = "cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null; true";
+        let (out, _) = self
+            .helper(&["sh", "-c", script], "reading memory events")
+            .await?;
+        Ok(String::from_utf8_lossy(&out)
+            .lines()
+            .find_map(|l| l.strip_prefix("oom_kill "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0))
+    }
+
+    /// Runs one of skillgate's own commands in the container: its standard output and exit.
+    async fn helper(
+        &self,
+        argv: &[&str],
+        action: &str,
+    ) -> Result<(Vec<u8>, Option<i64>), CellError> {
         let docker = &self.sandbox.docker;
-        let argv = vec!["sh".to_owned(), "-c".to_owned(), "kill -9 -1".to_owned()];
+        let argv = argv.iter().map(|a| (*a).to_owned()).collect();
         let exec = docker
             .create_exec(&self.id, exec_options(argv, Vec::new(), None))
             .await
-            .map_err(|e| CellError::new("killing", e))?;
+            .map_err(|e| CellError::new(action, e))?;
+        let mut stdout = Vec::new();
         if let StartExecResults::Attached { mut output, .. } = docker
             .start_exec(&exec.id, None)
             .await
-            .map_err(|e| CellError::new("killing", e))?
+            .map_err(|e| CellError::new(action, e))?
         {
-            while output.next().await.is_some() {}
+            while let Some(chunk) = output.next().await {
+                if let Ok(LogOutput::StdOut { message }) = chunk {
+                    stdout.extend_from_slice(&message);
+                }
+            }
         }
-        Ok(())
+        let exit = docker
+            .inspect_exec(&exec.id)
+            .await
+            .map_err(|e| CellError::new(action, e))?
+            .exit_code;
+        Ok((stdout, exit))
     }
 
     async fn download(&self, path: &str) -> Result<Option<Vec<u8>>, CellError> {
@@ -688,33 +734,14 @@ impl Session for DockerSession<'_> {
     }
 
     fn remove(&mut self, paths: &[&str]) -> Result<(), CellError> {
-        let docker = &self.sandbox.docker;
-        let mut argv = vec!["rm".to_owned(), "-rf".to_owned()];
-        argv.extend(paths.iter().map(|p| (*p).to_owned()));
-        self.sandbox.block_on(async {
-            let exec = docker
-                .create_exec(&self.id, exec_options(argv, Vec::new(), None))
-                .await
-                .map_err(|e| CellError::new("removing", e))?;
-            if let StartExecResults::Attached { mut output, .. } = docker
-                .start_exec(&exec.id, None)
-                .await
-                .map_err(|e| CellError::new("removing", e))?
-            {
-                while output.next().await.is_some() {}
-            }
-            match docker
-                .inspect_exec(&exec.id)
-                .await
-                .map_err(|e| CellError::new("removing", e))?
-                .exit_code
-            {
-                Some(0) => Ok(()),
-                code => Err(CellError(format!(
-                    "removing {paths:?}: rm exited with {code:?}"
-                ))),
-            }
-        })
+        let mut argv = vec!["rm", "-rf"];
+        argv.extend(paths);
+        match self.sandbox.block_on(self.helper(&argv, "removing"))?.1 {
+            Some(0) => Ok(()),
+            code => Err(CellError(format!(
+                "removing {paths:?}: rm exited with {code:?}"
+            ))),
+        }
     }
 }
 

@@ -1,29 +1,49 @@
 //! The `local` backend: a temporary directory laid out like the container (workspace,
-//! `tests/`, `logs/`, `skillgate/`), and each command in its own process group so a
-//! time-out kills the whole tree. For machines without Docker; it isolates less (no
-//! network switch, the host's programs are visible); `run.json` names the backend used.
+//! `tests/`, `logs/`, `skillgate/`), each command in a process group and a control group of
+//! its own. The control group carries the task's CPU and memory limits and the pid limit a
+//! container gets, and reaches every process the command started; commands that may not use
+//! the network (the verifier always, the agent when the task says so) run in a network
+//! namespace of their own holding only a loopback interface, as under Docker's `none`
+//! network. For machines without Docker; the host's programs stay visible.
 
 use std::fs::File;
+use std::io;
+use std::os::fd::RawFd;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{OnceLock, mpsc};
+use std::time::{Duration, Instant};
 
-use nix::sys::signal::{Signal, killpg};
+use nix::libc;
+use nix::sched::CloneFlags;
+use nix::sys::signal::{SaFlags, SigAction, SigHandler, SigSet, Signal, killpg, sigaction};
 use nix::unistd::Pid;
 
 use crate::eval::EvalError;
-use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, Sandbox, Session};
+use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
+use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::Task;
 
 /// The workspace directory inside a session's root.
 const WORKSPACE: &str = "/app";
+/// Temporary roots are named `skillgate-cell-PID-…`, so a later run can remove those of a
+/// killed one.
+const CELL_PREFIX: &str = "skillgate-cell-";
+/// How often a running command checks for an interruption.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Set by the first Ctrl-C (or SIGTERM): running commands are killed, no cell starts.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// The local backend.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct LocalSandbox {
     /// Where temporary roots are made (the system temp dir when `None`).
     pub temp_root: Option<PathBuf>,
+    /// Where control groups are made, once [`Sandbox::prepare`] has found a place.
+    cgroups: OnceLock<Hierarchy>,
 }
 
 impl Sandbox for LocalSandbox {
@@ -34,23 +54,46 @@ impl Sandbox for LocalSandbox {
     fn prepare(&self, _tasks: &[Task]) -> Result<(), EvalError> {
         // The protocol needs a POSIX shell; nothing else is assumed.
         match Command::new("sh").arg("-c").arg("exit 0").status() {
-            Ok(s) if s.success() => Ok(()),
-            Ok(s) => Err(EvalError::Sandbox(format!("`sh -c 'exit 0'` failed: {s}"))),
-            Err(e) => Err(EvalError::Sandbox(format!("cannot start `sh`: {e}"))),
+            Ok(s) if s.success() => {}
+            Ok(s) => return Err(EvalError::Sandbox(format!("`sh -c 'exit 0'` failed: {s}"))),
+            Err(e) => return Err(EvalError::Sandbox(format!("cannot start `sh`: {e}"))),
         }
+        let hierarchy = Hierarchy::detect().map_err(cannot_limit)?;
+        let probe = Limits {
+            cpus: Some(1.0),
+            memory_mb: Some(64),
+            pids: 16,
+        };
+        drop(Group::create(&hierarchy, &probe).map_err(cannot_limit)?);
+        probe_network_isolation()?;
+        catch_interrupts()?;
+        // What a run killed with `kill -9` left: its groups (and anything still in them) and
+        // its temporary roots.
+        hierarchy.sweep_stale();
+        for dir in stale_roots(&self.temp_root()) {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        let _ = self.cgroups.set(hierarchy);
+        Ok(())
     }
 
     fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("skillgate-cell-");
-        let root = match &self.temp_root {
-            Some(dir) => builder.tempdir_in(dir),
-            None => builder.tempdir(),
-        }
-        .map_err(|e| CellError::new("creating a temporary workspace", e))?;
+        let cgroups = self
+            .cgroups
+            .get()
+            .ok_or_else(|| CellError("the local backend was not prepared".into()))?;
+        let root = tempfile::Builder::new()
+            .prefix(&format!("{CELL_PREFIX}{}-", std::process::id()))
+            .tempdir_in(self.temp_root())
+            .map_err(|e| CellError::new("creating a temporary workspace", e))?;
         let mut session = LocalSession {
             root,
-            memory_mb: task.config.environment.memory_mb,
+            cgroups,
+            limits: Limits {
+                cpus: task.config.environment.cpus,
+                memory_mb: task.config.environment.memory_mb,
+                pids: PIDS_LIMIT,
+            },
         };
         for dir in ["home", "tmp", "logs/agent", "logs/verifier"] {
             std::fs::create_dir_all(session.root.path().join(dir))
@@ -59,38 +102,167 @@ impl Sandbox for LocalSandbox {
         session.upload(WORKSPACE, workspace)?;
         Ok(Box::new(session))
     }
+
+    fn interrupted(&self) -> bool {
+        INTERRUPTED.load(Ordering::SeqCst)
+    }
+}
+
+impl LocalSandbox {
+    /// Where cells' temporary roots are made.
+    pub fn temp_root(&self) -> PathBuf {
+        self.temp_root.clone().unwrap_or_else(std::env::temp_dir)
+    }
+}
+
+/// Temporary roots in `dir` whose skillgate process no longer exists.
+pub fn stale_roots(dir: &std::path::Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut stale: Vec<PathBuf> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let owner = name
+                .to_str()
+                .and_then(|n| n.strip_prefix(CELL_PREFIX))
+                .and_then(|rest| rest.split_once('-'))
+                .and_then(|(pid, _)| pid.parse::<u32>().ok());
+            owner.is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists())
+        })
+        .map(|e| e.path())
+        .collect();
+    stale.sort();
+    stale
+}
+
+fn cannot_limit(e: impl std::fmt::Display) -> EvalError {
+    EvalError::Sandbox(format!(
+        "the local backend applies each task's CPU, memory and pid limits through control \
+         groups and cannot make one: {e}. Run skillgate as root, or under `systemd-run --user \
+         --scope -p Delegate=yes`, or use --backend docker"
+    ))
+}
+
+/// Starts `sh -c 'exit 0'` without a network, as the verifier will be.
+fn probe_network_isolation() -> Result<(), EvalError> {
+    let flags = isolation_flags();
+    let mut command = Command::new("sh");
+    command.arg("-c").arg("exit 0");
+    // SAFETY: the hook makes only system calls (see `enter`).
+    unsafe { command.pre_exec(move || enter(&[], Some(flags))) };
+    match command.status() {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(EvalError::Sandbox(format!(
+            "a command without network failed to start: {s}"
+        ))),
+        Err(e) => Err(EvalError::Sandbox(format!(
+            "the local backend runs the verifier in a network namespace of its own and cannot \
+             make one ({e}): allow user namespaces (sysctl kernel.unprivileged_userns_clone=1), \
+             run skillgate as root, or use --backend docker"
+        ))),
+    }
+}
+
+/// A new network namespace; a new user namespace too when not root, which lets an ordinary
+/// user make the network namespace.
+fn isolation_flags() -> CloneFlags {
+    // SAFETY: `geteuid` cannot fail and touches no memory.
+    if unsafe { libc::geteuid() } == 0 {
+        CloneFlags::CLONE_NEWNET
+    } else {
+        CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNET
+    }
+}
+
+/// Runs in the child between fork and exec, so it makes system calls only: joins the
+/// control group through the parent's open `cgroup.procs` files, then leaves the network.
+fn enter(cgroup_procs: &[RawFd], network: Option<CloneFlags>) -> io::Result<()> {
+    for &fd in cgroup_procs {
+        // SAFETY: `fd` stays open in the parent until the child has exec'd or failed to.
+        if unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) } < 0 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    if let Some(flags) = network {
+        nix::sched::unshare(flags)?;
+        loopback_up()?;
+    }
+    Ok(())
+}
+
+/// Brings up the loopback interface of a new network namespace (it starts down).
+fn loopback_up() -> io::Result<()> {
+    // SAFETY: system calls on a socket this function owns, with a zeroed C request.
+    unsafe {
+        let sock = libc::socket(libc::AF_INET, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        if sock < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        let mut request: libc::ifreq = std::mem::zeroed();
+        for (to, from) in request.ifr_name.iter_mut().zip(b"lo") {
+            *to = *from as libc::c_char;
+        }
+        let result = if libc::ioctl(sock, libc::SIOCGIFFLAGS as _, &mut request) < 0 {
+            Err(io::Error::last_os_error())
+        } else {
+            request.ifr_ifru.ifru_flags |= libc::IFF_UP as libc::c_short;
+            if libc::ioctl(sock, libc::SIOCSIFFLAGS as _, &request) < 0 {
+                Err(io::Error::last_os_error())
+            } else {
+                Ok(())
+            }
+        };
+        libc::close(sock);
+        result
+    }
+}
+
+extern "C" fn on_interrupt(_signal: libc::c_int) {
+    if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        // A second Ctrl-C: leave at once.
+        // SAFETY: `_exit` is async-signal-safe.
+        unsafe { libc::_exit(130) };
+    }
+}
+
+/// Ctrl-C and SIGTERM set [`INTERRUPTED`]: running commands are killed and their groups and
+/// temporary roots removed before the run returns as interrupted. A second Ctrl-C exits.
+fn catch_interrupts() -> Result<(), EvalError> {
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            let action = SigAction::new(
+                SigHandler::Handler(on_interrupt),
+                SaFlags::SA_RESTART,
+                SigSet::empty(),
+            );
+            for signal in [Signal::SIGINT, Signal::SIGTERM] {
+                // SAFETY: the handler only touches an atomic and calls `_exit`.
+                unsafe { sigaction(signal, &action) }
+                    .map_err(|e| format!("installing the {signal} handler: {e}"))?;
+            }
+            Ok(())
+        })
+        .clone()
+        .map_err(EvalError::Sandbox)
 }
 
 /// One cell's temporary root; removed when dropped.
-struct LocalSession {
+struct LocalSession<'a> {
     root: tempfile::TempDir,
-    memory_mb: Option<u64>,
+    cgroups: &'a Hierarchy,
+    limits: Limits,
 }
 
-impl LocalSession {
+impl LocalSession<'_> {
     fn real(&self, path: &str) -> PathBuf {
         self.root.path().join(path.trim_start_matches('/'))
     }
-
-    /// Wraps the command so a task's memory limit applies (as an address-space limit).
-    fn argv(&self, argv: &[String]) -> Vec<String> {
-        match self.memory_mb {
-            Some(mb) => {
-                let mut wrapped = vec![
-                    "sh".to_owned(),
-                    "-c".to_owned(),
-                    format!("ulimit -v {} 2>/dev/null; exec \"$@\"", mb * 1024),
-                    "sh".to_owned(),
-                ];
-                wrapped.extend_from_slice(argv);
-                wrapped
-            }
-            None => argv.to_vec(),
-        }
-    }
 }
 
-impl Session for LocalSession {
+impl Session for LocalSession<'_> {
     fn workdir(&self) -> String {
         self.real(WORKSPACE).to_string_lossy().into_owned()
     }
@@ -114,19 +286,26 @@ impl Session for LocalSession {
     }
 
     fn exec(&mut self, spec: &ExecSpec) -> Result<ExecResult, CellError> {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return Err(CellError("interrupted".into()));
+        }
         for dir in &spec.fresh_dirs {
             self.remove(&[dir])?;
             std::fs::create_dir_all(dir)
                 .map_err(|e| CellError::new(&format!("creating {dir}"), e))?;
         }
-        let argv = self.argv(&spec.argv);
-        let (program, args) = argv
+        let (program, args) = spec
+            .argv
             .split_first()
             .ok_or_else(|| CellError("empty command".into()))?;
         let stdout =
             File::create(&spec.stdout).map_err(|e| CellError::new("creating the log", e))?;
         let stderr =
             File::create(&spec.stderr).map_err(|e| CellError::new("creating the log", e))?;
+        let group = Group::create(self.cgroups, &self.limits)
+            .map_err(|e| CellError::new("creating the command's control group", e))?;
+        let join = group.join_fds();
+        let network = (!spec.network).then(isolation_flags);
         let mut command = Command::new(program);
         command
             .args(args)
@@ -144,6 +323,9 @@ impl Session for LocalSession {
             .stdout(stdout)
             .stderr(stderr)
             .process_group(0);
+        // SAFETY: the hook makes only system calls (see `enter`), on descriptors `group`
+        // keeps open until after the child has been waited for.
+        unsafe { command.pre_exec(move || enter(&join, network)) };
         let mut child = command
             .spawn()
             .map_err(|e| CellError::new(&format!("starting {program}"), e))?;
@@ -152,19 +334,37 @@ impl Session for LocalSession {
         std::thread::spawn(move || {
             let _ = tx.send(child.wait());
         });
-        let (status, timed_out) = match rx.recv_timeout(spec.timeout) {
-            Ok(status) => (status, false),
-            Err(_) => {
+        let deadline = Instant::now() + spec.timeout;
+        let (status, timed_out) = loop {
+            if INTERRUPTED.load(Ordering::SeqCst) {
                 let _ = killpg(pgid, Signal::SIGKILL);
-                (rx.recv().map_err(|e| CellError::new("waiting", e))?, true)
+                group.kill();
+                let _ = rx.recv();
+                return Err(CellError("interrupted".into()));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left.min(POLL)) {
+                Ok(status) => break (status, false),
+                Err(mpsc::RecvTimeoutError::Timeout) if left.is_zero() => {
+                    let _ = killpg(pgid, Signal::SIGKILL);
+                    group.kill();
+                    break (rx.recv().map_err(|e| CellError::new("waiting", e))?, true);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(CellError("the waiting thread ended".into()));
+                }
             }
         };
-        // Background processes the command left behind die with it.
-        let _ = killpg(pgid, Signal::SIGKILL);
+        // Processes the command left behind die with it, also ones that left its group.
+        group.kill();
+        let oom_killed = group.oom_kills() > 0;
+        drop(group);
         let status = status.map_err(|e| CellError::new("waiting", e))?;
         Ok(ExecResult {
             exit: status.code(),
             timed_out,
+            oom_killed,
         })
     }
 

@@ -4,6 +4,7 @@
 //! Paths given to a [`Session`] are the sandbox's own: the backend maps the fixed layout
 //! (workspace, `/tests`, `/logs`, `/skillgate`) onto real locations.
 
+pub mod cgroup;
 pub mod docker;
 pub mod local;
 
@@ -21,6 +22,10 @@ pub const TESTS_DIR: &str = "/tests";
 pub const SOLUTION_DIR: &str = "/solution";
 /// The verifier's log directory (`reward.txt` goes here).
 pub const VERIFIER_LOGS_DIR: &str = "/logs/verifier";
+
+/// Processes (and threads) a cell may have at once on either backend: enough for an agent
+/// and a test suite, not for a fork bomb.
+pub const PIDS_LIMIT: u64 = 1024;
 
 /// A failure inside one cell: recorded as an `error` outcome and retried, never fatal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -62,6 +67,8 @@ pub struct ExecResult {
     pub exit: Option<i32>,
     /// Whether the time limit killed it.
     pub timed_out: bool,
+    /// Whether the kernel killed a process of it for lack of memory.
+    pub oom_killed: bool,
 }
 
 /// A sandbox backend.
@@ -81,6 +88,10 @@ pub trait Sandbox: Send + Sync {
     fn interrupted(&self) -> bool {
         false
     }
+
+    /// Called once an interrupted run has stopped its workers: a backend whose interrupt
+    /// handler cleans up and ends the process waits for it here.
+    fn after_interrupt(&self) {}
 }
 
 /// A running sandbox for one cell.

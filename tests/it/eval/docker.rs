@@ -230,49 +230,23 @@ fn ctrl_c_removes_the_containers() {
 }
 
 #[test]
-fn verifier_runs_without_network_even_when_the_agent_had_one() {
-    let tmp = tempfile::tempdir().unwrap();
-    docker("image-setup");
-    let task = task_copy(tmp.path(), "remove-command", 30.0);
-    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
-    std::fs::write(
-        task.join("task.toml"),
-        toml.replace("allow_internet = false", "allow_internet = true"),
-    )
-    .unwrap();
-    // Passes only when the container has no interface but loopback.
-    std::fs::write(
-        task.join("tests/test.sh"),
-        "ls /sys/class/net\n[ \"$(ls /sys/class/net)\" = lo ]\n",
-    )
-    .unwrap();
-    let agent = tmp.path().join("agent.sh");
-    std::fs::write(
-        &agent,
-        "#!/bin/sh\necho \"interfaces: $(ls /sys/class/net | tr '\\n' ' ')\"\n",
-    )
-    .unwrap();
-    let out = tmp.path().join("run");
-    let mut o = options(Backend::Docker, &out, "");
-    o.tasks = task;
-    o.agent_cmd = Some(agent.to_string_lossy().into_owned());
-    o.conditions = vec![skillgate::eval::Condition::C0];
-    o.attempts = 2;
-    evaluate(&o, fixture_skill()).unwrap();
-    let cells = cells(&out);
-    assert_eq!(
-        cells[0].outcome,
-        skillgate::eval::Outcome::Pass,
-        "{:?}",
-        cells[0]
-    );
-    let logs = agent_logs(&out);
-    assert!(
-        logs[0].1.contains("eth0"),
-        "the agent phase had a network: {}",
-        logs[0].1
-    );
-    assert!(leftover_containers(&docker(&run_id(&out))).is_empty());
+fn verifier_offline() {
+    with_docker(|dir| scenarios::verifier_offline(Backend::Docker, dir));
+}
+
+#[test]
+fn codex_json() {
+    with_docker(|dir| scenarios::codex_json(Backend::Docker, &dir.join("run")));
+}
+
+#[test]
+fn out_of_memory() {
+    with_docker(|dir| scenarios::out_of_memory(Backend::Docker, dir));
+}
+
+#[test]
+fn pid_limit() {
+    with_docker(|dir| scenarios::pid_limit(Backend::Docker, dir));
 }
 
 /// A task without `docker_image` whose `environment/Dockerfile` says `dockerfile`.

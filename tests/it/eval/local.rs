@@ -82,3 +82,27 @@ fn tasks_check() {
     let tmp = scratch();
     scenarios::tasks_check(&LocalSandbox::default(), tmp.path());
 }
+
+#[test]
+fn codex_json() {
+    let tmp = scratch();
+    scenarios::codex_json(Backend::Local, &tmp.path().join("run"));
+}
+
+#[test]
+fn out_of_memory() {
+    let tmp = scratch();
+    scenarios::out_of_memory(Backend::Local, tmp.path());
+}
+
+#[test]
+fn pid_limit() {
+    let tmp = scratch();
+    scenarios::pid_limit(Backend::Local, tmp.path());
+}
+
+#[test]
+fn verifier_offline() {
+    let tmp = scratch();
+    scenarios::verifier_offline(Backend::Local, tmp.path());
+}

@@ -93,6 +93,35 @@ pub fn claude_code_stream(backend: Backend, out: &Path) {
     assert!(by[&Condition::C1][0].input_tokens > by[&Condition::C0][0].input_tokens);
 }
 
+/// The codex fixture speaks `codex exec --json`: turns are summed and the cached input
+/// Codex counts inside `input_tokens` is moved to cache reads.
+pub fn codex_json(backend: Backend, out: &Path) {
+    let mut o = options(backend, out, "");
+    o.agent = AgentKind::Codex;
+    o.agent_cmd = Some(fixture("agents/codex.sh").to_string_lossy().into_owned());
+    o.tasks = root().join("tasks/low-stock-report");
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(out);
+    let by = by_condition(&cells);
+    assert_eq!(by[&Condition::C0][0].outcome, Outcome::Fail);
+    assert_eq!(by[&Condition::C1][0].outcome, Outcome::Pass);
+    for cell in &cells {
+        let a = &cell.attempts[0];
+        assert_eq!(a.output_tokens, 25, "two turns: 20 + 5");
+        assert_eq!((a.cache_read_tokens, a.cache_write_tokens), (1300, 0));
+        assert_eq!(a.cost_usd, None, "codex reports no cost");
+    }
+    assert!(by[&Condition::C1][0].input_tokens > by[&Condition::C0][0].input_tokens);
+    for (path, log) in agent_logs(out) {
+        let expected = if path.to_string_lossy().contains("/C0-") {
+            "skill: none"
+        } else {
+            "skill: .agents/skills/inventory-conventions/SKILL.md"
+        };
+        assert!(log.contains(expected), "{}: {log}", path.display());
+    }
+}
+
 /// Under `inject` the body reaches the agent through the instruction, and no skill folder.
 pub fn inject(backend: Backend, out: &Path) {
     let mut o = options(backend, out, "");
@@ -194,6 +223,93 @@ pub fn cache(backend: Backend, scratch: &Path) {
     let second = evaluate(&o, fixture_skill()).unwrap();
     assert_eq!((second.ran, second.cached), (0, 2));
     assert_eq!(cells(&scratch.join("run-1")), cells(&scratch.join("run-2")));
+}
+
+/// A command outgrowing the task's memory limit is killed by the kernel; the cell is an
+/// error naming the cause, never a fail.
+pub fn out_of_memory(backend: Backend, scratch: &Path) {
+    let task = task_copy(scratch, "remove-command", 60.0);
+    edit(&task.join("task.toml"), "memory_mb = 256", "memory_mb = 32");
+    let agent = script(
+        scratch,
+        "hog.sh",
+        "x=$(head -c 400000000 /dev/zero | tr '\\0' a)\necho \"survived ${#x}\"\n",
+    );
+    let out = scratch.join("run");
+    let mut o = options(backend, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(agent);
+    o.conditions = vec![Condition::C0];
+    o.retries = 0;
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(cells[0].outcome, Outcome::Error, "{:?}", cells[0]);
+    let error = cells[0].attempts[0].error.as_deref().unwrap_or_default();
+    assert!(
+        error.contains("agent ran out of memory (the task allows 32 MB)"),
+        "{error}"
+    );
+}
+
+/// A command may not start more processes than a container could (1,024).
+pub fn pid_limit(backend: Backend, scratch: &Path) {
+    let task = task_copy(scratch, "remove-command", 60.0);
+    let agent = script(
+        scratch,
+        "forker.sh",
+        "i=0\nwhile [ $i -lt 1100 ]; do sleep 60 & i=$((i + 1)); done\necho \"started $i\"\n",
+    );
+    let out = scratch.join("run");
+    let mut o = options(backend, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(agent);
+    o.conditions = vec![Condition::C0];
+    o.retries = 0;
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(cells[0].outcome, Outcome::Error, "{:?}", cells[0]);
+    let logs = run_logs(&out, "attempt-1-agent.stderr");
+    assert!(
+        logs.iter().any(|(_, l)| l.to_lowercase().contains("fork")),
+        "the shell could not fork: {logs:?}"
+    );
+}
+
+/// The verifier has no network but loopback, even when the agent had one.
+pub fn verifier_offline(backend: Backend, scratch: &Path) {
+    let task = task_copy(scratch, "remove-command", 30.0);
+    edit(
+        &task.join("task.toml"),
+        "allow_internet = false",
+        "allow_internet = true",
+    );
+    // Passes only when loopback is the one interface.
+    std::fs::write(
+        task.join("tests/test.sh"),
+        "cat /proc/net/dev\n[ \"$(grep -c : /proc/net/dev)\" = 1 ] && grep -q 'lo:' /proc/net/dev\n",
+    )
+    .unwrap();
+    let agent = script(
+        scratch,
+        "interfaces.sh",
+        "echo \"interfaces: $(grep -c : /proc/net/dev)\"\n",
+    );
+    let out = scratch.join("run");
+    let mut o = options(backend, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(agent);
+    o.conditions = vec![Condition::C0];
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(cells[0].outcome, Outcome::Pass, "{:?}", cells[0]);
+    let logs = agent_logs(&out);
+    let seen: u32 = logs[0]
+        .1
+        .lines()
+        .find_map(|l| l.strip_prefix("interfaces: "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0);
+    assert!(seen >= 2, "the agent phase had a network: {}", logs[0].1);
 }
 
 /// `kill -9` midway, a torn last line, then `--resume`: every cell exactly once. The run

@@ -87,23 +87,7 @@ pub fn by_condition(cells: &[CellRecord]) -> HashMap<Condition, Vec<&CellRecord>
 
 /// Every agent stdout log of a run, with its path.
 pub fn agent_logs(run_dir: &Path) -> Vec<(PathBuf, String)> {
-    let mut out = Vec::new();
-    let mut stack = vec![run_dir.join("logs")];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.to_string_lossy().ends_with("-agent.stdout") {
-                out.push((p.clone(), std::fs::read_to_string(&p).unwrap_or_default()));
-            }
-        }
-    }
-    out.sort();
-    out
+    run_logs(run_dir, "-agent.stdout")
 }
 
 /// A copy of one example task with other time limits, in `dir`.
@@ -118,6 +102,40 @@ pub fn task_copy(dir: &Path, task: &str, agent_timeout: f64) -> PathBuf {
     );
     std::fs::write(dest.join("task.toml"), toml).unwrap();
     dest
+}
+
+/// Replaces `from` with `to` in a file, which must contain it.
+pub fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} lacks {from:?}", path.display());
+    std::fs::write(path, text.replace(from, to)).unwrap();
+}
+
+/// An executable `#!/bin/sh` script in `dir`; returns its path.
+pub fn script(dir: &Path, name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+/// Every log of a run whose name ends with `suffix`, with its path, sorted by path.
+pub fn run_logs(run_dir: &Path, suffix: &str) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![run_dir.join("logs")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.to_string_lossy().ends_with(suffix) {
+                out.push((p.clone(), std::fs::read_to_string(&p).unwrap_or_default()));
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 pub fn copy_dir(src: &Path, dest: &Path) {
