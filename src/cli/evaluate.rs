@@ -23,12 +23,18 @@ const CONFIG_FILE: &str = "skillgate.toml";
 
 /// Run the evaluation, then print the conditions table and the verdict.
 pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
+    // A resumed run keeps the configuration it was started with (copied into the run).
+    let recorded = command.eval.resume.as_ref().map(|d| d.join(CONFIG_FILE));
     let config_path = command
         .config
         .clone()
-        .or_else(|| discover(&command.eval.repo));
+        .or_else(|| recorded.filter(|p| p.is_file()))
+        .or_else(|| discover(&command.eval.repo()));
     let config = load_config(config_path.as_deref())?;
-    let mut options = command.eval.into_options(&config.eval)?;
+    let mut options = match command.eval.resume.clone() {
+        Some(run_dir) => command.eval.resume_options(&run_dir)?,
+        None => command.eval.into_options(&config.eval)?,
+    };
     let skill = Skill::load(&options.skill).map_err(|e| EvalError::Usage(e.to_string()))?;
     let project = crate::project::scan(&options.repo).map_err(usage)?;
     let review = lint::review(&skill, &config, Some(&project), &selection(&config));
@@ -39,8 +45,12 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
     let fit = review.fit.map(|fit| ProjectSummary::of(&project, fit));
     save_check(&options.out, &skill, &findings, fit)?;
     if let Some(path) = &config_path {
-        std::fs::copy(path, options.out.join(CONFIG_FILE))
-            .map_err(|e| EvalError::io("copying", path, e))?;
+        let kept = options.out.join(CONFIG_FILE);
+        // Copying a file onto itself would empty it.
+        let same = std::fs::canonicalize(path).ok() == std::fs::canonicalize(&kept).ok();
+        if !same {
+            std::fs::copy(path, &kept).map_err(|e| EvalError::io("copying", path, e))?;
+        }
     }
 
     let verdict = if command.sequential {

@@ -1,7 +1,7 @@
 //! Options of `skillgate eval` and `skillgate tasks check`: the clap arguments, the
 //! `[eval]` table of `skillgate.toml`, and the plain options the run uses.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
@@ -18,6 +18,16 @@ pub enum Backend {
     Docker,
     /// A temporary copy and a process group, for machines without Docker.
     Local,
+}
+
+impl Backend {
+    /// `docker` or `local`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Docker => "docker",
+            Backend::Local => "local",
+        }
+    }
 }
 
 /// The `[eval]` table of `skillgate.toml`; every field optional, command-line flags win.
@@ -58,14 +68,15 @@ pub struct EvalConfig {
 /// `skillgate eval` arguments.
 #[derive(Debug, Clone, clap::Args)]
 pub struct EvalArgs {
-    /// The SKILL.md to evaluate.
-    pub skill: PathBuf,
-    /// The repository the agent works on.
-    #[arg(long, default_value = ".")]
-    pub repo: PathBuf,
-    /// A task folder, or a folder of tasks.
-    #[arg(long, default_value = "tasks")]
-    pub tasks: PathBuf,
+    /// The SKILL.md to evaluate (optional with --resume, which reads it from run.json).
+    #[arg(required_unless_present = "resume")]
+    pub skill: Option<PathBuf>,
+    /// The repository the agent works on [default: .].
+    #[arg(long)]
+    pub repo: Option<PathBuf>,
+    /// A task folder, or a folder of tasks [default: tasks].
+    #[arg(long)]
+    pub tasks: Option<PathBuf>,
     /// The agent: claude-code, codex or command.
     #[arg(long)]
     pub agent: Option<String>,
@@ -96,7 +107,8 @@ pub struct EvalArgs {
     /// Run directory for a new run.
     #[arg(long, conflicts_with = "resume")]
     pub out: Option<PathBuf>,
-    /// Finish an interrupted run in this directory.
+    /// Finish an interrupted run in this directory, with the options recorded in its
+    /// run.json (options given again must agree; -j and --quiet may change).
     #[arg(long, value_name = "RUN_DIR")]
     pub resume: Option<PathBuf>,
     /// Re-runs of a cell that ended in `error`.
@@ -132,8 +144,9 @@ pub struct TasksCheckArgs {
     pub worktree: bool,
 }
 
-/// The resolved options of a run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// The resolved options of a run, recorded in `run.json` (paths absolute) and read back by
+/// `--resume`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalOptions {
     /// The SKILL.md.
     pub skill: PathBuf,
@@ -178,8 +191,18 @@ pub struct EvalOptions {
 }
 
 impl EvalArgs {
+    /// The repository: `--repo`, else the current directory.
+    pub fn repo(&self) -> PathBuf {
+        self.repo.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
     /// Merges the flags over the `[eval]` configuration; flags win.
     pub fn into_options(self, config: &EvalConfig) -> Result<EvalOptions, EvalError> {
+        let repo = self.repo();
+        let skill = self
+            .skill
+            .clone()
+            .ok_or_else(|| EvalError::Usage("the SKILL.md to evaluate is required".into()))?;
         let agent: AgentKind = self
             .agent
             .or_else(|| config.agent.clone())
@@ -225,9 +248,9 @@ impl EvalArgs {
                 .unwrap_or_else(|| PathBuf::from(".skillgate/cache/eval"))
         });
         let options = EvalOptions {
-            skill: self.skill,
-            repo: self.repo,
-            tasks: self.tasks,
+            skill: absolute(&skill)?,
+            repo: absolute(&repo)?,
+            tasks: absolute(&self.tasks.unwrap_or_else(|| PathBuf::from("tasks")))?,
             agent,
             agent_cmd,
             model: self.model.or_else(|| config.model.clone()),
@@ -237,7 +260,7 @@ impl EvalArgs {
             placement,
             backend,
             jobs: self.jobs.or(config.jobs).unwrap_or(1),
-            out,
+            out: absolute(&out)?,
             resume,
             retries: self.retries.or(config.retries).unwrap_or(2),
             worktree: self.worktree || config.worktree.unwrap_or(false),
@@ -256,6 +279,144 @@ impl EvalArgs {
         }
         Ok(options)
     }
+
+    /// The options recorded in `run_dir/run.json`, for `--resume`. Options given again
+    /// must agree with the recorded ones (a run's cells are only comparable under one set
+    /// of options); `-j`, `--quiet` and `--no-cache` only change how the rest is run.
+    pub fn resume_options(self, run_dir: &Path) -> Result<EvalOptions, EvalError> {
+        let path = run_dir.join(crate::eval::journal::RUN_FILE);
+        let text = std::fs::read(&path).map_err(|e| EvalError::io("reading", &path, e))?;
+        let recorded = serde_json::from_slice::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|info| serde_json::from_value::<EvalOptions>(info["config"].clone()).ok())
+            .ok_or_else(|| EvalError::Journal {
+                path: path.clone(),
+                message: "holds no options of skillgate eval to resume with".into(),
+            })?;
+        let mut differs = Vec::new();
+        let mut same = |flag: &str, given: Option<String>, kept: String| {
+            if let Some(given) = given.filter(|g| *g != kept) {
+                differs.push(format!("{flag} {given} (the run has {kept})"));
+            }
+        };
+        let path_of = |p: &Option<PathBuf>| -> Result<Option<String>, EvalError> {
+            p.as_deref()
+                .map(|p| absolute(p).map(|p| p.display().to_string()))
+                .transpose()
+        };
+        same(
+            "SKILL",
+            path_of(&self.skill)?,
+            recorded.skill.display().to_string(),
+        );
+        same(
+            "--repo",
+            path_of(&self.repo)?,
+            recorded.repo.display().to_string(),
+        );
+        same(
+            "--tasks",
+            path_of(&self.tasks)?,
+            recorded.tasks.display().to_string(),
+        );
+        let agent = self
+            .agent
+            .as_deref()
+            .map(str::parse::<AgentKind>)
+            .transpose()
+            .map_err(EvalError::Usage)?;
+        same(
+            "--agent",
+            agent.map(|a| a.as_str().to_owned()),
+            recorded.agent.as_str().to_owned(),
+        );
+        same(
+            "--agent-cmd",
+            self.agent_cmd,
+            recorded.agent_cmd.clone().unwrap_or_default(),
+        );
+        same(
+            "--model",
+            self.model,
+            recorded.model.clone().unwrap_or_default(),
+        );
+        same(
+            "--seeds",
+            self.seeds.map(|n| n.to_string()),
+            recorded.seeds.to_string(),
+        );
+        same(
+            "--attempts",
+            self.attempts.map(|n| n.to_string()),
+            recorded.attempts.to_string(),
+        );
+        let conditions = self
+            .conditions
+            .as_deref()
+            .map(Condition::parse_list)
+            .transpose()
+            .map_err(EvalError::Usage)?;
+        let list = |c: &[Condition]| {
+            c.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        same(
+            "--conditions",
+            conditions.as_deref().map(list),
+            list(&recorded.conditions),
+        );
+        let placement = self
+            .placement
+            .as_deref()
+            .map(str::parse::<Placement>)
+            .transpose()
+            .map_err(EvalError::Usage)?;
+        same(
+            "--placement",
+            placement.map(|p| p.as_str().to_owned()),
+            recorded.placement.as_str().to_owned(),
+        );
+        same(
+            "--backend",
+            self.backend.map(|b| b.as_str().to_owned()),
+            recorded.backend.as_str().to_owned(),
+        );
+        same(
+            "--retries",
+            self.retries.map(|n| n.to_string()),
+            recorded.retries.to_string(),
+        );
+        same(
+            "--worktree",
+            self.worktree.then(|| "on".to_owned()),
+            if recorded.worktree { "on" } else { "off" }.to_owned(),
+        );
+        if !differs.is_empty() {
+            return Err(EvalError::Usage(format!(
+                "a resumed run keeps the options it was started with, and these differ: {}; \
+                 start a new run with --out to change them",
+                differs.join(", ")
+            )));
+        }
+        Ok(EvalOptions {
+            out: absolute(run_dir)?,
+            resume: true,
+            jobs: self.jobs.unwrap_or(recorded.jobs),
+            quiet: self.quiet,
+            cache_dir: if self.no_cache {
+                None
+            } else {
+                recorded.cache_dir.clone()
+            },
+            ..recorded
+        })
+    }
+}
+
+fn absolute(path: &Path) -> Result<PathBuf, EvalError> {
+    std::path::absolute(path).map_err(|e| EvalError::io("resolving", path, e))
 }
 
 /// The install step of the known agents (only when no program of one's own is given).
@@ -310,6 +471,7 @@ mod tests {
             (o.seeds, o.jobs, o.placement, o.backend),
             (3, 2, Placement::Inject, Backend::Local)
         );
+        assert!(o.skill.is_absolute() && o.repo.is_absolute() && o.out.is_absolute());
         assert_eq!(o.conditions, vec![Condition::C0, Condition::C2]);
         assert_eq!(o.install, None);
     }

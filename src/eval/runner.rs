@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::eval::EvalError;
 use crate::eval::agent::{AgentKind, Invocation, Usage, passed_env, protocol_env};
@@ -93,12 +93,24 @@ pub struct RunInfo<'a> {
     pub skill_body: BodyMeasure,
     /// The C2 control body's measure.
     pub control_body: BodyMeasure,
-    /// Start time (RFC 3339, UTC).
+    /// Start time (RFC 3339, UTC) of the first invocation.
     pub started_at: String,
+    /// Every `--resume` of the run, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resumed: Vec<Resumption>,
     /// End time, once the run has finished.
     pub finished_at: Option<String>,
     /// Cells planned, and how many ended in each outcome.
     pub cells: BTreeMap<&'static str, usize>,
+}
+
+/// One `--resume` of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resumption {
+    /// Its command line.
+    pub command: Vec<String>,
+    /// When it started (RFC 3339, UTC).
+    pub at: String,
 }
 
 /// Counts of a finished run.
@@ -204,9 +216,28 @@ pub fn run(
         Journal::create(run_dir)?
     };
     sandbox.prepare(&plan.tasks)?;
+    let command: Vec<String> = std::env::args().collect();
+    let now = rfc3339(SystemTime::now());
+    // A resumed run keeps its first command and start, and adds this invocation to them.
+    let previous = resume
+        .then(|| std::fs::read(run_dir.join(crate::eval::journal::RUN_FILE)).ok())
+        .flatten()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
+    let earlier = |field: &str| previous.as_ref().map(|p| p[field].clone());
+    let mut resumed: Vec<Resumption> = earlier("resumed")
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    if resume {
+        resumed.push(Resumption {
+            command: command.clone(),
+            at: now.clone(),
+        });
+    }
     let mut info = RunInfo {
         schema: 1,
-        command: std::env::args().collect(),
+        command: earlier("command")
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or(command),
         config,
         versions: BTreeMap::from([
             ("skillgate", env!("CARGO_PKG_VERSION").to_owned()),
@@ -214,7 +245,10 @@ pub fn run(
         ]),
         skill_body: BodyMeasure::of_skill(&plan.skill),
         control_body: plan.control.measure,
-        started_at: rfc3339(SystemTime::now()),
+        started_at: earlier("started_at")
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or(now),
+        resumed,
         finished_at: None,
         cells: BTreeMap::from([("planned", plan.cells().len())]),
     };

@@ -1,9 +1,16 @@
 //! Every scenario on the `local` backend.
 
+use std::path::Path;
+use std::time::{Duration, Instant};
+
 use skillgate::eval::args::Backend;
-use skillgate::eval::sandbox::local::LocalSandbox;
+use skillgate::eval::sandbox::cgroup::Hierarchy;
+use skillgate::eval::sandbox::local::{LocalSandbox, stale_roots};
+use skillgate::eval::sandbox::{Bundle, ExecSpec, Sandbox};
+use skillgate::eval::task::Task;
 
 use super::scenarios;
+use super::support::*;
 
 fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
@@ -75,6 +82,159 @@ fn cache() {
 fn kill_and_resume() {
     let tmp = scratch();
     scenarios::kill_and_resume("local", tmp.path());
+    // The resumed run removed what the killed one left: its groups, with the agents still
+    // running in them, and its temporary roots.
+    let hierarchy = Hierarchy::detect().unwrap();
+    assert_eq!(hierarchy.stale_groups(), Vec::<std::path::PathBuf>::new());
+    assert_eq!(
+        stale_roots(&std::env::temp_dir()),
+        Vec::<std::path::PathBuf>::new()
+    );
+}
+
+/// Prints the limits of the command's own group, read from the cgroup files (v1 or v2).
+const SHOW_LIMITS: &str = r#"
+while IFS=: read -r _ controllers path; do
+    case ",$controllers," in
+        *,pids,*) echo "pids $(cat /sys/fs/cgroup/pids$path/pids.max)" ;;
+        *,cpu,*) echo "cpu $(cat /sys/fs/cgroup/cpu$path/cpu.cfs_quota_us)" ;;
+        *,memory,*) echo "memory $(cat /sys/fs/cgroup/memory$path/memory.limit_in_bytes)" ;;
+        ,,) if [ -f "/sys/fs/cgroup$path/cpu.max" ]; then
+                echo "pids $(cat /sys/fs/cgroup$path/pids.max)"
+                echo "cpu $(cut -d' ' -f1 /sys/fs/cgroup$path/cpu.max)"
+                echo "memory $(cat /sys/fs/cgroup$path/memory.max)"
+            fi ;;
+    esac
+done </proc/self/cgroup
+"#;
+
+/// Binds and connects on 127.0.0.1: loopback must be up without a network too.
+const LOOPBACK: &str = "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); \
+    socket.create_connection(s.getsockname()).close(); print('loopback up')";
+
+fn run(
+    session: &mut dyn skillgate::eval::sandbox::Session,
+    dir: &Path,
+    argv: &[&str],
+    network: bool,
+) -> String {
+    let spec = ExecSpec {
+        argv: argv.iter().map(|a| (*a).to_owned()).collect(),
+        env: Vec::new(),
+        workdir: session.workdir(),
+        timeout: Duration::from_secs(30),
+        network,
+        stdout: dir.join("stdout"),
+        stderr: dir.join("stderr"),
+        fresh_dirs: Vec::new(),
+    };
+    let ran = session.exec(&spec).unwrap();
+    let stdout = std::fs::read_to_string(dir.join("stdout")).unwrap();
+    let stderr = std::fs::read_to_string(dir.join("stderr")).unwrap();
+    assert_eq!(ran.exit, Some(0), "{argv:?}: {stdout}{stderr}");
+    stdout
+}
+
+#[test]
+fn a_command_gets_the_task_limits_and_a_network_only_when_allowed() {
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    edit(&task.join("task.toml"), "cpus = 1", "cpus = 0.5");
+    edit(&task.join("task.toml"), "memory_mb = 256", "memory_mb = 64");
+    let tasks = Task::load_all(&task).unwrap();
+    let sandbox = LocalSandbox::default();
+    sandbox.prepare(&tasks).unwrap();
+    let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
+    let limits = run(
+        session.as_mut(),
+        tmp.path(),
+        &["sh", "-c", SHOW_LIMITS],
+        true,
+    );
+    for line in ["pids 1024", "cpu 50000", "memory 67108864"] {
+        assert!(limits.lines().any(|l| l == line), "{line:?} in {limits}");
+    }
+    let mut interfaces = |network| {
+        let dev = run(
+            session.as_mut(),
+            tmp.path(),
+            &["cat", "/proc/net/dev"],
+            network,
+        );
+        dev.lines().filter(|l| l.contains(':')).count()
+    };
+    assert_eq!(interfaces(false), 1, "loopback only");
+    assert!(interfaces(true) > 1, "the host's interfaces");
+    let up = run(
+        session.as_mut(),
+        tmp.path(),
+        &["python3", "-c", LOOPBACK],
+        false,
+    );
+    assert_eq!(up.trim(), "loopback up");
+}
+
+#[test]
+fn ctrl_c_kills_the_agents_and_removes_their_groups_and_roots() {
+    let tmp = scratch();
+    let temp = tmp.path().join("tmp");
+    std::fs::create_dir(&temp).unwrap();
+    let out = tmp.path().join("run");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .env("TMPDIR", &temp)
+        .arg("eval")
+        .arg(fixture("skills/inventory-conventions/SKILL.md"))
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .arg("--worktree")
+        .arg("--tasks")
+        .arg(root().join("tasks/remove-command"))
+        .args(["--agent", "command", "--agent-cmd"])
+        .arg(format!(
+            "{} sleep",
+            fixture("agents/command-agent.sh").display()
+        ))
+        .args(["--conditions", "C0,C1", "-j", "2", "--no-cache", "--quiet"])
+        .args(["--backend", "local", "--out"])
+        .arg(&out)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let sleepers = loop {
+        let pids: Vec<u32> = agent_logs(&out)
+            .iter()
+            .filter_map(|(_, log)| {
+                log.lines()
+                    .find_map(|l| l.strip_prefix("sleeper: "))
+                    .and_then(|p| p.trim().parse().ok())
+            })
+            .collect();
+        if pids.len() == 2 {
+            break pids;
+        }
+        assert!(Instant::now() < deadline, "the agents did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    for pid in sleepers {
+        assert!(!alive(pid), "background process {pid} survived");
+    }
+    let left: Vec<_> = std::fs::read_dir(&temp).unwrap().flatten().collect();
+    assert!(left.is_empty(), "temporary roots left: {left:?}");
+    let prefix = format!("skillgate-{}-", child.id());
+    let groups: Vec<_> = Hierarchy::detect()
+        .unwrap()
+        .stale_groups()
+        .into_iter()
+        .filter(|g| g.to_string_lossy().contains(&prefix))
+        .collect();
+    assert!(groups.is_empty(), "groups left: {groups:?}");
 }
 
 #[test]

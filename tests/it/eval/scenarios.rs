@@ -378,8 +378,30 @@ pub fn kill_and_resume(backend: &str, scratch: &Path) -> PathBuf {
         .open(out.join("cells.jsonl"))
         .unwrap();
     std::io::Write::write_all(&mut journal, b"{\"schema\":1,\"skill_sha256\":\"torn").unwrap();
-    let status = args(true).status().unwrap();
+    // Options given again must agree with the run's.
+    let refused = args(true).args(["--attempts", "3"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("--attempts 3 (the run has 1)"),
+        "{message}"
+    );
+    // The rest comes from run.json and the configuration kept in the run directory; the
+    // resume runs from another directory, with none of the original options.
+    let status = Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .current_dir(std::env::temp_dir())
+        .env("GITHUB_TOKEN", "ghp_fixture")
+        .env("FIXTURE_SECRET", "s3cret")
+        .args(["eval", "--quiet", "--resume"])
+        .arg(&out)
+        .status()
+        .unwrap();
     assert!(status.success());
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    assert!(run["command"].to_string().contains("--out"), "{run}");
+    assert_eq!(run["resumed"].as_array().map(Vec::len), Some(1), "{run}");
+    assert!(run["finished_at"].is_string(), "{run}");
     let cells = cells(&out);
     assert_eq!(cells.len(), 24);
     let keys: HashSet<_> = cells.iter().map(|c| c.key()).collect();
