@@ -35,17 +35,26 @@ pub struct Cli {
     command: Command,
 }
 
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  skillgate check SKILL.md --repo .
+  skillgate check skills/*/ --format concise --fail-on warning
+  skillgate check SKILL.md --format sarif > skillgate.sarif";
+
+const EVAL_EXAMPLES: &str = "\
+Examples:
+  skillgate eval SKILL.md --repo . --tasks tasks/ --agent claude-code --seeds 3
+  skillgate eval SKILL.md --agent command --agent-cmd ./agent.sh --backend local
+  skillgate eval SKILL.md --agent codex --sequential --max-seeds 6
+  skillgate eval --resume skillgate-runs/2026-11-29T18-00-00Z";
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Lint one or more skills against a repository.
     ///
     /// Each SKILL is a SKILL.md file or a folder holding one. Configuration comes from
     /// skillgate.toml at the repository root, or from --config.
-    ///
-    /// Examples:
-    ///   skillgate check SKILL.md --repo .
-    ///   skillgate check skills/*/ --format concise --fail-on warning
-    ///   skillgate check SKILL.md --format sarif > skillgate.sarif
+    #[command(after_long_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
     /// List every rule: code, severity, name and summary.
     Rules {
@@ -62,12 +71,8 @@ enum Command {
     /// decide inject or skip from the outcomes.
     ///
     /// Every finished cell is appended to RUN_DIR/cells.jsonl; `--resume RUN_DIR` finishes an
-    /// interrupted run without repeating a cell. `skillgate report RUN_DIR` re-renders it.
-    ///
-    /// Examples:
-    ///   skillgate eval SKILL.md --repo . --tasks tasks/ --agent claude-code --seeds 3
-    ///   skillgate eval SKILL.md --repo . --tasks tasks/ --agent command --agent-cmd ./agent.sh --backend local
-    ///   skillgate eval SKILL.md --repo . --tasks tasks/ --agent codex --sequential --max-seeds 6
+    /// interrupted run, with the options recorded in it, without repeating a cell. `skillgate report RUN_DIR` re-renders it.
+    #[command(after_long_help = EVAL_EXAMPLES)]
     Eval(Box<EvalCommand>),
     /// Work with evaluation tasks.
     Tasks {
