@@ -293,106 +293,70 @@ impl EvalArgs {
                 path: path.clone(),
                 message: "holds no options of skillgate eval to resume with".into(),
             })?;
-        let mut differs = Vec::new();
-        let mut same = |flag: &str, given: Option<String>, kept: String| {
-            if let Some(given) = given.filter(|g| *g != kept) {
-                differs.push(format!("{flag} {given} (the run has {kept})"));
-            }
-        };
-        let path_of = |p: &Option<PathBuf>| -> Result<Option<String>, EvalError> {
-            p.as_deref()
-                .map(|p| absolute(p).map(|p| p.display().to_string()))
-                .transpose()
-        };
-        same(
-            "SKILL",
-            path_of(&self.skill)?,
-            recorded.skill.display().to_string(),
-        );
-        same(
-            "--repo",
-            path_of(&self.repo)?,
-            recorded.repo.display().to_string(),
-        );
-        same(
-            "--tasks",
-            path_of(&self.tasks)?,
-            recorded.tasks.display().to_string(),
-        );
-        let agent = self
-            .agent
-            .as_deref()
-            .map(str::parse::<AgentKind>)
-            .transpose()
-            .map_err(EvalError::Usage)?;
-        same(
-            "--agent",
-            agent.map(|a| a.as_str().to_owned()),
-            recorded.agent.as_str().to_owned(),
-        );
-        same(
-            "--agent-cmd",
-            self.agent_cmd,
-            recorded.agent_cmd.clone().unwrap_or_default(),
-        );
-        same(
-            "--model",
-            self.model,
-            recorded.model.clone().unwrap_or_default(),
-        );
-        same(
-            "--seeds",
-            self.seeds.map(|n| n.to_string()),
-            recorded.seeds.to_string(),
-        );
-        same(
-            "--attempts",
-            self.attempts.map(|n| n.to_string()),
-            recorded.attempts.to_string(),
-        );
-        let conditions = self
-            .conditions
-            .as_deref()
-            .map(Condition::parse_list)
-            .transpose()
-            .map_err(EvalError::Usage)?;
-        let list = |c: &[Condition]| {
-            c.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        same(
-            "--conditions",
-            conditions.as_deref().map(list),
-            list(&recorded.conditions),
-        );
-        let placement = self
-            .placement
-            .as_deref()
-            .map(str::parse::<Placement>)
-            .transpose()
-            .map_err(EvalError::Usage)?;
-        same(
-            "--placement",
-            placement.map(|p| p.as_str().to_owned()),
-            recorded.placement.as_str().to_owned(),
-        );
-        same(
-            "--backend",
-            self.backend.map(|b| b.as_str().to_owned()),
-            recorded.backend.as_str().to_owned(),
-        );
-        same(
-            "--retries",
-            self.retries.map(|n| n.to_string()),
-            recorded.retries.to_string(),
-        );
-        same(
-            "--worktree",
-            self.worktree.then(|| "on".to_owned()),
-            if recorded.worktree { "on" } else { "off" }.to_owned(),
-        );
+        // Each option given again, normalized as the run records it, beside the recorded one.
+        let shown = |p: &Path| p.display().to_string();
+        let list = |c: &[Condition]| c.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(",");
+        let mut given: Vec<(&str, Option<String>, String)> = Vec::new();
+        for (flag, path, kept) in [
+            ("SKILL", &self.skill, &recorded.skill),
+            ("--repo", &self.repo, &recorded.repo),
+            ("--tasks", &self.tasks, &recorded.tasks),
+        ] {
+            let path = path.as_deref().map(absolute).transpose()?;
+            given.push((flag, path.as_deref().map(shown), shown(kept)));
+        }
+        for (flag, text, kept) in [
+            ("--agent-cmd", self.agent_cmd, &recorded.agent_cmd),
+            ("--model", self.model, &recorded.model),
+        ] {
+            given.push((flag, text, kept.clone().unwrap_or_default()));
+        }
+        for (flag, number, kept) in [
+            ("--seeds", self.seeds, recorded.seeds),
+            ("--attempts", self.attempts, recorded.attempts),
+            ("--retries", self.retries, recorded.retries),
+        ] {
+            given.push((flag, number.map(|n| n.to_string()), kept.to_string()));
+        }
+        let agent = parsed::<AgentKind>(self.agent.as_deref())?;
+        let conditions = self.conditions.as_deref().map(Condition::parse_list);
+        let conditions = conditions.transpose().map_err(EvalError::Usage)?;
+        let placement = parsed::<Placement>(self.placement.as_deref())?;
+        let on_off = |on: bool| if on { "on" } else { "off" }.to_owned();
+        given.extend([
+            (
+                "--agent",
+                agent.map(|a| a.as_str().into()),
+                recorded.agent.as_str().into(),
+            ),
+            (
+                "--conditions",
+                conditions.as_deref().map(list),
+                list(&recorded.conditions),
+            ),
+            (
+                "--placement",
+                placement.map(|p| p.as_str().into()),
+                recorded.placement.as_str().into(),
+            ),
+            (
+                "--backend",
+                self.backend.map(|b| b.as_str().into()),
+                recorded.backend.as_str().into(),
+            ),
+            (
+                "--worktree",
+                self.worktree.then(|| on_off(true)),
+                on_off(recorded.worktree),
+            ),
+        ]);
+        let differs: Vec<String> = given
+            .into_iter()
+            .filter_map(|(flag, given, kept)| {
+                let given = given.filter(|g| *g != kept)?;
+                Some(format!("{flag} {given} (the run has {kept})"))
+            })
+            .collect();
         if !differs.is_empty() {
             return Err(EvalError::Usage(format!(
                 "a resumed run keeps the options it was started with, and these differ: {}; \
@@ -413,6 +377,11 @@ impl EvalArgs {
             ..recorded
         })
     }
+}
+
+/// A flag's value parsed, when given.
+fn parsed<T: std::str::FromStr<Err = String>>(text: Option<&str>) -> Result<Option<T>, EvalError> {
+    text.map(str::parse).transpose().map_err(EvalError::Usage)
 }
 
 fn absolute(path: &Path) -> Result<PathBuf, EvalError> {
@@ -474,6 +443,54 @@ mod tests {
         assert!(o.skill.is_absolute() && o.repo.is_absolute() && o.out.is_absolute());
         assert_eq!(o.conditions, vec![Condition::C0, Condition::C2]);
         assert_eq!(o.install, None);
+    }
+
+    #[test]
+    fn resume_reads_the_options_back_and_refuses_different_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("run");
+        let out = run.to_str().unwrap();
+        let mut started = Cli::parse_from([
+            "x",
+            "SKILL.md",
+            "--agent",
+            "codex",
+            "--seeds",
+            "3",
+            "--conditions",
+            "C0,C1",
+            "--backend",
+            "local",
+            "--out",
+            out,
+        ])
+        .eval
+        .into_options(&EvalConfig::default())
+        .unwrap();
+        std::fs::create_dir_all(&run).unwrap();
+        let info = serde_json::json!({ "schema": 1, "config": started });
+        std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+
+        let again = |flags: &[&str]| {
+            let mut argv = vec!["x", "--resume", "RUN"];
+            argv.extend_from_slice(flags);
+            Cli::parse_from(argv).eval.resume_options(&run)
+        };
+        let resumed = again(&["-j", "2"]).unwrap();
+        started.resume = true;
+        started.jobs = 2;
+        assert_eq!(resumed, started);
+        // The same options given again are fine, in any spelling that means the same.
+        assert!(again(&["--agent", "codex", "--conditions", "C0,C1", "SKILL.md"]).is_ok());
+        let refused = again(&["--seeds", "4", "--backend", "docker", "--worktree"]);
+        let message = refused.unwrap_err().to_string();
+        for part in [
+            "--seeds 4 (the run has 3)",
+            "--backend docker (the run has local)",
+            "--worktree on (the run has off)",
+        ] {
+            assert!(message.contains(part), "{part}: {message}");
+        }
     }
 
     #[test]

@@ -194,17 +194,12 @@ impl Hierarchy {
         stale
     }
 
-    /// Kills what runs in stale groups and removes them; returns how many were removed.
+    /// Kills what runs in stale groups and removes them; returns how many there were.
     pub fn sweep_stale(&self) -> usize {
         let stale = self.stale_groups();
-        let count = stale.len();
-        drop(Group {
-            dirs: stale,
-            procs: Vec::new(),
-            memory: PathBuf::new(),
-            unified: false,
-        });
-        count
+        kill_members(&stale);
+        remove_groups(&stale);
+        stale.len()
     }
 }
 
@@ -334,23 +329,7 @@ impl Group {
             // One write kills the whole group where the kernel has `cgroup.kill` (5.14+).
             let _ = write_if_present(&self.dirs[0].join("cgroup.kill"), "1");
         }
-        let deadline = Instant::now() + TEARDOWN;
-        loop {
-            let mut left = false;
-            for dir in &self.dirs {
-                for pid in members(dir) {
-                    left = true;
-                    let _ = nix::sys::signal::kill(
-                        nix::unistd::Pid::from_raw(pid),
-                        nix::sys::signal::Signal::SIGKILL,
-                    );
-                }
-            }
-            if !left || Instant::now() > deadline {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        kill_members(&self.dirs);
     }
 }
 
@@ -358,21 +337,45 @@ impl Drop for Group {
     fn drop(&mut self) {
         self.kill();
         self.procs.clear();
-        let deadline = Instant::now() + TEARDOWN;
-        for dir in &self.dirs {
-            // Removal is refused while the kernel still finishes the last exits: retry briefly.
-            while let Err(e) = std::fs::remove_dir(dir) {
-                if e.raw_os_error() != Some(nix::libc::EBUSY) || Instant::now() > deadline {
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(5));
+        remove_groups(&self.dirs);
+    }
+}
+
+/// Sends SIGKILL to every member of the groups until none is left (or gives up).
+fn kill_members(dirs: &[PathBuf]) {
+    let deadline = Instant::now() + TEARDOWN;
+    loop {
+        let mut left = false;
+        for pid in dirs.iter().flat_map(|d| members(d)) {
+            left = true;
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        if !left || Instant::now() > deadline {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Removes empty groups; the kernel refuses while it still finishes the last exits, so
+/// that is retried briefly.
+fn remove_groups(dirs: &[PathBuf]) {
+    let deadline = Instant::now() + TEARDOWN;
+    for dir in dirs {
+        while let Err(e) = std::fs::remove_dir(dir) {
+            if e.raw_os_error() != Some(nix::libc::EBUSY) || Instant::now() > deadline {
+                break;
             }
+            std::thread::sleep(Duration::from_millis(5));
         }
     }
 }
 
 /// The `oom_kill N` counter of `memory.events` (v2) or `memory.oom_control` (v1).
-fn oom_kill_count(text: &str) -> Option<u64> {
+pub(crate) fn oom_kill_count(text: &str) -> Option<u64> {
     text.lines()
         .find_map(|l| l.strip_prefix("oom_kill "))
         .and_then(|n| n.trim().parse().ok())

@@ -25,6 +25,7 @@ use tokio::runtime::Runtime;
 use tokio::task::JoinHandle;
 
 use crate::eval::EvalError;
+use crate::eval::sandbox::cgroup::oom_kill_count;
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::Task;
 
@@ -628,11 +629,7 @@ impl DockerSession<'_> {
         let (out, _) = self
             .helper(&["sh", "-c", script], "reading memory events")
             .await?;
-        Ok(String::from_utf8_lossy(&out)
-            .lines()
-            .find_map(|l| l.strip_prefix("oom_kill "))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0))
+        Ok(oom_kill_count(&String::from_utf8_lossy(&out)).unwrap_or(0))
     }
 
     /// Runs one of skillgate's own commands in the container: its standard output and exit.

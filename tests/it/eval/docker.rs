@@ -179,30 +179,8 @@ fn ctrl_c_removes_the_containers() {
     let tmp = tempfile::tempdir().unwrap();
     docker("image-setup");
     let out = tmp.path().join("run");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
-        .arg("eval")
-        .arg(fixture("skills/inventory-conventions/SKILL.md"))
-        .arg("--repo")
-        .arg(fixture("repos/inventory"))
-        .arg("--worktree")
-        .arg("--tasks")
-        .arg(root().join("tasks/remove-command"))
-        .args(["--agent", "command", "--agent-cmd"])
-        .arg(format!(
-            "{} sleep",
-            fixture("agents/command-agent.sh").display()
-        ))
-        .args([
-            "--conditions",
-            "C0,C1",
-            "-j",
-            "2",
-            "--no-cache",
-            "--quiet",
-            "--backend",
-            "docker",
-            "--out",
-        ])
+    let mut child = eval_command("docker", &root().join("tasks/remove-command"), "sleep")
+        .arg("--out")
         .arg(&out)
         .stderr(std::process::Stdio::null())
         .spawn()

@@ -180,22 +180,9 @@ fn ctrl_c_kills_the_agents_and_removes_their_groups_and_roots() {
     let temp = tmp.path().join("tmp");
     std::fs::create_dir(&temp).unwrap();
     let out = tmp.path().join("run");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+    let mut child = eval_command("local", &root().join("tasks/remove-command"), "sleep")
         .env("TMPDIR", &temp)
-        .arg("eval")
-        .arg(fixture("skills/inventory-conventions/SKILL.md"))
-        .arg("--repo")
-        .arg(fixture("repos/inventory"))
-        .arg("--worktree")
-        .arg("--tasks")
-        .arg(root().join("tasks/remove-command"))
-        .args(["--agent", "command", "--agent-cmd"])
-        .arg(format!(
-            "{} sleep",
-            fixture("agents/command-agent.sh").display()
-        ))
-        .args(["--conditions", "C0,C1", "-j", "2", "--no-cache", "--quiet"])
-        .args(["--backend", "local", "--out"])
+        .arg("--out")
         .arg(&out)
         .stderr(std::process::Stdio::null())
         .spawn()

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use skillgate::eval::agent::AgentKind;
 use skillgate::eval::args::Backend;
-use skillgate::eval::journal::Outcome;
+use skillgate::eval::journal::{CellRecord, Outcome};
 use skillgate::eval::{Condition, Placement, evaluate};
 
 use super::support::*;
@@ -225,26 +225,30 @@ pub fn cache(backend: Backend, scratch: &Path) {
     assert_eq!(cells(&scratch.join("run-1")), cells(&scratch.join("run-2")));
 }
 
+/// Runs one C0 cell of `task` with the agent script `body`, without retries; returns the
+/// cell and the run directory.
+fn one_cell(backend: Backend, scratch: &Path, task: PathBuf, body: &str) -> (CellRecord, PathBuf) {
+    let out = scratch.join("run");
+    let mut o = options(backend, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(script(scratch, "agent.sh", body));
+    o.conditions = vec![Condition::C0];
+    o.retries = 0;
+    evaluate(&o, fixture_skill()).unwrap();
+    let mut cells = cells(&out);
+    assert_eq!(cells.len(), 1);
+    (cells.remove(0), out)
+}
+
 /// A command outgrowing the task's memory limit is killed by the kernel; the cell is an
 /// error naming the cause, never a fail.
 pub fn out_of_memory(backend: Backend, scratch: &Path) {
     let task = task_copy(scratch, "remove-command", 60.0);
     edit(&task.join("task.toml"), "memory_mb = 256", "memory_mb = 32");
-    let agent = script(
-        scratch,
-        "hog.sh",
-        "x=$(head -c 400000000 /dev/zero | tr '\\0' a)\necho \"survived ${#x}\"\n",
-    );
-    let out = scratch.join("run");
-    let mut o = options(backend, &out, "");
-    o.tasks = task;
-    o.agent_cmd = Some(agent);
-    o.conditions = vec![Condition::C0];
-    o.retries = 0;
-    evaluate(&o, fixture_skill()).unwrap();
-    let cells = cells(&out);
-    assert_eq!(cells[0].outcome, Outcome::Error, "{:?}", cells[0]);
-    let error = cells[0].attempts[0].error.as_deref().unwrap_or_default();
+    let hog = "x=$(head -c 400000000 /dev/zero | tr '\\0' a)\necho \"survived ${#x}\"\n";
+    let (cell, _) = one_cell(backend, scratch, task, hog);
+    assert_eq!(cell.outcome, Outcome::Error, "{cell:?}");
+    let error = cell.attempts[0].error.as_deref().unwrap_or_default();
     assert!(
         error.contains("agent ran out of memory (the task allows 32 MB)"),
         "{error}"
@@ -254,20 +258,10 @@ pub fn out_of_memory(backend: Backend, scratch: &Path) {
 /// A command may not start more processes than a container could (1,024).
 pub fn pid_limit(backend: Backend, scratch: &Path) {
     let task = task_copy(scratch, "remove-command", 60.0);
-    let agent = script(
-        scratch,
-        "forker.sh",
-        "i=0\nwhile [ $i -lt 1100 ]; do sleep 60 & i=$((i + 1)); done\necho \"started $i\"\n",
-    );
-    let out = scratch.join("run");
-    let mut o = options(backend, &out, "");
-    o.tasks = task;
-    o.agent_cmd = Some(agent);
-    o.conditions = vec![Condition::C0];
-    o.retries = 0;
-    evaluate(&o, fixture_skill()).unwrap();
-    let cells = cells(&out);
-    assert_eq!(cells[0].outcome, Outcome::Error, "{:?}", cells[0]);
+    let forker =
+        "i=0\nwhile [ $i -lt 1100 ]; do sleep 60 & i=$((i + 1)); done\necho \"started $i\"\n";
+    let (cell, out) = one_cell(backend, scratch, task, forker);
+    assert_eq!(cell.outcome, Outcome::Error, "{cell:?}");
     let logs = run_logs(&out, "attempt-1-agent.stderr");
     assert!(
         logs.iter().any(|(_, l)| l.to_lowercase().contains("fork")),
@@ -289,19 +283,9 @@ pub fn verifier_offline(backend: Backend, scratch: &Path) {
         "cat /proc/net/dev\n[ \"$(grep -c : /proc/net/dev)\" = 1 ] && grep -q 'lo:' /proc/net/dev\n",
     )
     .unwrap();
-    let agent = script(
-        scratch,
-        "interfaces.sh",
-        "echo \"interfaces: $(grep -c : /proc/net/dev)\"\n",
-    );
-    let out = scratch.join("run");
-    let mut o = options(backend, &out, "");
-    o.tasks = task;
-    o.agent_cmd = Some(agent);
-    o.conditions = vec![Condition::C0];
-    evaluate(&o, fixture_skill()).unwrap();
-    let cells = cells(&out);
-    assert_eq!(cells[0].outcome, Outcome::Pass, "{:?}", cells[0]);
+    let count = "echo \"interfaces: $(grep -c : /proc/net/dev)\"\n";
+    let (cell, out) = one_cell(backend, scratch, task, count);
+    assert_eq!(cell.outcome, Outcome::Pass, "{cell:?}");
     let logs = agent_logs(&out);
     let seen: u32 = logs[0]
         .1
@@ -322,36 +306,13 @@ pub fn kill_and_resume(backend: &str, scratch: &Path) -> PathBuf {
     )
     .unwrap();
     let args = |resume: bool| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillgate"));
+        let mut cmd = eval_command(backend, &root().join("tasks"), "slow");
         cmd.current_dir(scratch)
             .env("GITHUB_TOKEN", "ghp_fixture")
             .env("FIXTURE_SECRET", "s3cret")
-            .arg("eval")
-            .arg(fixture("skills/inventory-conventions/SKILL.md"))
             .arg("--config")
             .arg(scratch.join("skillgate.toml"))
-            .arg("--repo")
-            .arg(fixture("repos/inventory"))
-            .arg("--worktree")
-            .arg("--tasks")
-            .arg(root().join("tasks"))
-            .args(["--agent", "command", "--agent-cmd"])
-            .arg(format!(
-                "{} slow",
-                fixture("agents/command-agent.sh").display()
-            ))
-            .args([
-                "--conditions",
-                "C0,C1",
-                "--seeds",
-                "4",
-                "-j",
-                "2",
-                "--no-cache",
-                "--quiet",
-                "--backend",
-                backend,
-            ])
+            .args(["--seeds", "4"])
             .arg(if resume { "--resume" } else { "--out" })
             .arg(&out);
         cmd

@@ -85,6 +85,27 @@ pub fn by_condition(cells: &[CellRecord]) -> HashMap<Condition, Vec<&CellRecord>
     map
 }
 
+/// `skillgate eval` of the fixture skill on `tasks` with the command fixture agent in `mode`:
+/// conditions C0 and C1, two cells at a time, no cache, quiet. The caller adds `--out`.
+pub fn eval_command(backend: &str, tasks: &Path, mode: &str) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"));
+    cmd.arg("eval")
+        .arg(fixture("skills/inventory-conventions/SKILL.md"))
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .arg("--worktree")
+        .arg("--tasks")
+        .arg(tasks)
+        .args(["--agent", "command", "--agent-cmd"])
+        .arg(format!(
+            "{} {mode}",
+            fixture("agents/command-agent.sh").display()
+        ))
+        .args(["--conditions", "C0,C1", "-j", "2", "--no-cache", "--quiet"])
+        .args(["--backend", backend]);
+    cmd
+}
+
 /// Every agent stdout log of a run, with its path.
 pub fn agent_logs(run_dir: &Path) -> Vec<(PathBuf, String)> {
     run_logs(run_dir, "-agent.stdout")
