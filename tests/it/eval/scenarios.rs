@@ -68,50 +68,44 @@ pub fn conditions_and_discovery(backend: Backend, out: &Path) {
     assert!(run["finished_at"].is_string() && run["started_at"].is_string());
 }
 
-/// The claude-code fixture speaks stream-json; usage is counted once per message id and the
-/// cost comes from the result event.
-pub fn claude_code_stream(backend: Backend, out: &Path) {
+/// Runs C0 and C1 of one task with a fixture standing in for a known agent: it solves the
+/// task only with the skill, and reports more input with it. Returns the cells, for the
+/// checks of each agent's own output format.
+fn known_agent(backend: Backend, out: &Path, agent: AgentKind, program: &str) -> Vec<CellRecord> {
     let mut o = options(backend, out, "");
-    o.agent = AgentKind::ClaudeCode;
-    o.agent_cmd = Some(
-        fixture("agents/claude-code.sh")
-            .to_string_lossy()
-            .into_owned(),
-    );
+    o.agent = agent;
+    o.agent_cmd = Some(fixture(program).to_string_lossy().into_owned());
     o.tasks = root().join("tasks/low-stock-report");
     evaluate(&o, fixture_skill()).unwrap();
     let cells = cells(out);
     let by = by_condition(&cells);
     assert_eq!(by[&Condition::C0][0].outcome, Outcome::Fail);
     assert_eq!(by[&Condition::C1][0].outcome, Outcome::Pass);
-    for cell in &cells {
+    assert!(by[&Condition::C1][0].input_tokens > by[&Condition::C0][0].input_tokens);
+    cells
+}
+
+/// The claude-code fixture speaks stream-json; usage is counted once per message id and the
+/// cost comes from the result event.
+pub fn claude_code_stream(backend: Backend, out: &Path) {
+    for cell in known_agent(backend, out, AgentKind::ClaudeCode, "agents/claude-code.sh") {
         let a = &cell.attempts[0];
         assert_eq!(a.output_tokens, 15, "msg_1 counted once (12) + msg_2 (3)");
         assert_eq!((a.cache_read_tokens, a.cache_write_tokens), (100, 10));
         assert_eq!(a.cost_usd, Some(0.0042));
     }
-    assert!(by[&Condition::C1][0].input_tokens > by[&Condition::C0][0].input_tokens);
 }
 
 /// The codex fixture speaks `codex exec --json`: turns are summed and the cached input
-/// Codex counts inside `input_tokens` is moved to cache reads.
+/// Codex counts inside `input_tokens` is moved to cache reads. It finds the skill where
+/// Codex looks.
 pub fn codex_json(backend: Backend, out: &Path) {
-    let mut o = options(backend, out, "");
-    o.agent = AgentKind::Codex;
-    o.agent_cmd = Some(fixture("agents/codex.sh").to_string_lossy().into_owned());
-    o.tasks = root().join("tasks/low-stock-report");
-    evaluate(&o, fixture_skill()).unwrap();
-    let cells = cells(out);
-    let by = by_condition(&cells);
-    assert_eq!(by[&Condition::C0][0].outcome, Outcome::Fail);
-    assert_eq!(by[&Condition::C1][0].outcome, Outcome::Pass);
-    for cell in &cells {
+    for cell in known_agent(backend, out, AgentKind::Codex, "agents/codex.sh") {
         let a = &cell.attempts[0];
         assert_eq!(a.output_tokens, 25, "two turns: 20 + 5");
         assert_eq!((a.cache_read_tokens, a.cache_write_tokens), (1300, 0));
         assert_eq!(a.cost_usd, None, "codex reports no cost");
     }
-    assert!(by[&Condition::C1][0].input_tokens > by[&Condition::C0][0].input_tokens);
     for (path, log) in agent_logs(out) {
         let expected = if path.to_string_lossy().contains("/C0-") {
             "skill: none"
