@@ -219,6 +219,11 @@ pub fn check_tasks(
                     None
                 }
             };
+        if sandbox.interrupted() {
+            // Ended by the interruption: not a finding about the task.
+            sandbox.after_interrupt();
+            return Err(EvalError::Interrupted);
+        }
         if let Some(d) = &discrimination {
             if d.untouched.passed {
                 problems.push("the verifier passes on the untouched repository".into());
