@@ -140,8 +140,8 @@ pub fn stale_roots(dir: &std::path::Path) -> Vec<PathBuf> {
 fn cannot_limit(e: impl std::fmt::Display) -> EvalError {
     EvalError::Sandbox(format!(
         "the local backend applies each task's CPU, memory and pid limits through control \
-         groups and cannot make one: {e}. Run skillgate as root, or under `systemd-run --user \
-         --scope -p Delegate=yes`, or use --backend docker"
+         groups and cannot make one: {e}. Run skillgate as root, or (with cgroup v2) under \
+         `systemd-run --user --scope -p Delegate=yes`, or use --backend docker"
     ))
 }
 
