@@ -85,7 +85,7 @@ fn unified(root: &Path, own: &str) -> Result<Hierarchy, String> {
     };
     // A group holding processes cannot hand controllers down; when this process is its only
     // member, it moves into a leaf of its own first.
-    if first.raw_os_error() == Some(nix::libc::EBUSY) && only_this_process(&mine) {
+    if first.kind() == io::ErrorKind::ResourceBusy && only_this_process(&mine) {
         let leaf = mine.join("skillgate-main");
         let moved = create_dir(&leaf)
             .and_then(|()| write(&leaf.join("cgroup.procs"), &std::process::id().to_string()));
@@ -366,7 +366,7 @@ fn remove_groups(dirs: &[PathBuf]) {
     let deadline = Instant::now() + TEARDOWN;
     for dir in dirs {
         while let Err(e) = std::fs::remove_dir(dir) {
-            if e.raw_os_error() != Some(nix::libc::EBUSY) || Instant::now() > deadline {
+            if e.kind() != io::ErrorKind::ResourceBusy || Instant::now() > deadline {
                 break;
             }
             std::thread::sleep(Duration::from_millis(5));
