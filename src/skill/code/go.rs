@@ -2,7 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{Binding, CodeFacts, Import, MemberKind, Source, TextRun, unquote, walk};
+use super::{CodeFacts, MemberKind, Source, TextRun, unquote, walk};
 
 const MEMBERS: &[MemberKind] = &[("selector_expression", "operand", "field")];
 const ROOTS: &[&str] = &["identifier"];
@@ -48,19 +48,7 @@ fn import(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         Some(_) => None,
         None => package_name(&module).map(str::to_owned),
     };
-    if let Some(local) = local {
-        facts.bindings.push(Binding {
-            local,
-            module: module.clone(),
-            name: String::new(),
-        });
-    }
-    facts.imports.push(Import {
-        module,
-        names: Vec::new(),
-        wildcard: false,
-        span: source.span(node),
-    });
+    facts.record_module_import(module, local, source.span(node));
 }
 
 /// The package name Go infers from an import path: the last element, skipping a major

@@ -325,6 +325,29 @@ pub struct TextRun {
 }
 
 impl CodeFacts {
+    /// Records an import of a whole module (no names), bound to `local` when the language
+    /// gives the module a name in scope.
+    pub(crate) fn record_module_import(
+        &mut self,
+        module: String,
+        local: Option<String>,
+        span: Span,
+    ) {
+        if let Some(local) = local {
+            self.bindings.push(Binding {
+                local,
+                module: module.clone(),
+                name: String::new(),
+            });
+        }
+        self.imports.push(Import {
+            module,
+            names: Vec::new(),
+            wildcard: false,
+            span,
+        });
+    }
+
     /// Whether the snippet imports `module` or one of its sub-modules.
     pub fn imports_module(&self, module: &str) -> bool {
         let wanted = normalise_path(module);

@@ -133,18 +133,7 @@ fn used(full: &str, alias: Option<String>, span: super::Span, facts: &mut CodeFa
     let local = alias.clone().unwrap_or_else(|| name.to_owned());
     if module.is_empty() {
         // `use serde;` binds the crate itself.
-        facts.bindings.push(Binding {
-            local,
-            module: name.to_owned(),
-            name: String::new(),
-        });
-        let import = Import {
-            module: name.to_owned(),
-            names: Vec::new(),
-            wildcard: false,
-            span,
-        };
-        facts.imports.push(import);
+        facts.record_module_import(name.to_owned(), Some(local), span);
         return;
     }
     facts.bindings.push(Binding {
@@ -173,17 +162,7 @@ fn extern_crate(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
     let local = node
         .child_by_field_name("alias")
         .map_or_else(|| module.clone(), |a| source.text(a).to_owned());
-    facts.bindings.push(Binding {
-        local,
-        module: module.clone(),
-        name: String::new(),
-    });
-    facts.imports.push(Import {
-        module,
-        names: Vec::new(),
-        wildcard: false,
-        span: source.span(node),
-    });
+    facts.record_module_import(module, Some(local), source.span(node));
 }
 
 fn join(prefix: &str, path: &str) -> String {
