@@ -165,17 +165,7 @@ impl Emitter {
         span: Range<usize>,
         message: impl Into<String>,
     ) -> &mut Finding {
-        self.findings.push(Finding {
-            code: self.rule.code,
-            name: self.rule.name,
-            severity: self.rule.severity,
-            message: message.into(),
-            help: None,
-            location: file.location(span),
-            related: Vec::new(),
-        });
-        let last = self.findings.len() - 1;
-        &mut self.findings[last]
+        self.report_at(file.location(span), message)
     }
 
     /// Report a finding at a place outside the skill (a manifest of the project).

@@ -4,8 +4,8 @@
 use tree_sitter::Node;
 
 use super::{
-    Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, MethodCall, Place, Source,
-    TextRun, unquote, walk,
+    Binding, CodeFacts, Import, ImportedName, MemberKind, MethodCall, Place, Source, TextRun,
+    unquote, walk,
 };
 
 const MEMBERS: &[MemberKind] = &[("member_expression", "object", "property")];
@@ -318,21 +318,9 @@ fn collection(
 
 /// `@Component(...)`, `@Input()`, `@ns.thing`.
 fn decorator(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    let Some(mut expression) = node.named_child(0) else {
-        return;
-    };
-    if expression.kind() == "call_expression" {
-        let Some(function) = expression.child_by_field_name("function") else {
-            return;
-        };
-        expression = function;
-    }
-    if let Some(path) = super::static_path(expression, source, MEMBERS, ROOTS) {
-        facts.decorators.push(Decorator {
-            path,
-            span: source.span(expression),
-        });
-    }
+    super::decorator(node, "call_expression", source, facts, |e| {
+        super::static_path(e, source, MEMBERS, ROOTS)
+    });
 }
 
 fn bind_module(local: &str, module: &str, facts: &mut CodeFacts) {

@@ -5,16 +5,14 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use tree_sitter::Node;
 
-use super::{
-    CodeFacts, ManifestEntry, Source, Span, TextRun, normalise_pypi, pep508, unquote, walk,
-};
+use super::{CodeFacts, ManifestEntry, Source, Span, normalise_pypi, pep508, unquote, walk};
 use crate::knowledge::Ecosystem;
 
 /// Collects dependencies and runtime ranges from a TOML tree.
 pub(super) fn read_toml(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
     walk(root, |node, _| {
         if node.kind() == "string" {
-            string_text(node, source, facts);
+            super::string_text(node, source, facts);
         }
         if node.kind() != "table" {
             return;
@@ -42,18 +40,6 @@ fn table_name(header: &str) -> String {
         .map(|part| unquote(part.trim()))
         .collect::<Vec<_>>()
         .join(".")
-}
-
-/// A string's contents as text for `text` patterns, spanning the contents only.
-fn string_text(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    let raw = source.text(node);
-    let text = unquote(raw);
-    let quote = (raw.len() - text.len()) / 2;
-    let span = source.range(node.start_byte() + quote, node.end_byte() - quote);
-    facts.texts.push(TextRun {
-        text: text.to_owned(),
-        span,
-    });
 }
 
 /// What one `key = value` pair of table `header` declares.
@@ -150,7 +136,7 @@ fn pep508_array(array: Node<'_>, source: Source<'_>) -> Vec<ManifestEntry> {
 pub(super) fn read_json(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
     walk(root, |node, _| {
         if node.kind() == "string" {
-            string_text(node, source, facts);
+            super::string_text(node, source, facts);
         }
         if node.kind() != "pair" {
             return;

@@ -698,6 +698,32 @@ pub(crate) fn static_path(
     }
 }
 
+/// Records a decorator (its first named child) as the path it names, without arguments:
+/// `@a.b(args)` is `a.b`. `call` is the grammar's call node kind.
+pub(crate) fn decorator<'t>(
+    node: Node<'t>,
+    call: &str,
+    source: Source<'_>,
+    facts: &mut CodeFacts,
+    path_of: impl Fn(Node<'t>) -> Option<Vec<String>>,
+) {
+    let Some(mut expression) = node.named_child(0) else {
+        return;
+    };
+    if expression.kind() == call {
+        let Some(function) = expression.child_by_field_name("function") else {
+            return;
+        };
+        expression = function;
+    }
+    if let Some(path) = path_of(expression) {
+        facts.decorators.push(Decorator {
+            path,
+            span: source.span(expression),
+        });
+    }
+}
+
 /// Records a static path (root first) as an access spanning `span`.
 pub(crate) fn push_access(facts: &mut CodeFacts, mut path: Vec<String>, call: bool, span: Span) {
     if path.is_empty() {
@@ -777,6 +803,31 @@ pub(crate) fn normalise_pypi(name: &str) -> String {
     out
 }
 
+/// A PyPI project name: letters, digits, `-`, `_`, `.`, starting with a letter or digit.
+pub(crate) fn pypi_name(name: &str) -> Option<&str> {
+    let valid = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphanumeric())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    valid.then_some(name)
+}
+
+/// A quoted string's contents as text for `text` patterns, spanning the contents only, so
+/// match offsets land on the right bytes.
+pub(crate) fn string_text(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let raw = source.text(node);
+    let text = unquote(raw);
+    let quote = (raw.len() - text.len()) / 2;
+    let span = source.range(node.start_byte() + quote, node.end_byte() - quote);
+    facts.texts.push(TextRun {
+        text: text.to_owned(),
+        span,
+    });
+}
+
 /// A PEP 508 requirement's normalised name and version specifier; extras, markers and
 /// direct references (`name @ url`) are dropped. `None` when the name is not a valid one.
 pub(crate) fn pep508(spec: &str) -> Option<(String, Option<String>)> {
@@ -785,16 +836,7 @@ pub(crate) fn pep508(spec: &str) -> Option<(String, Option<String>)> {
         .find(['=', '<', '>', '!', '~', '[', '@', ' ', '('])
         .unwrap_or(spec.len());
     let (name, mut rest) = spec.split_at(split);
-    let valid = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphanumeric())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if !valid {
-        return None;
-    }
+    pypi_name(name)?;
     if rest.starts_with('[') {
         rest = rest.split_once(']').map_or("", |(_, after)| after);
     }

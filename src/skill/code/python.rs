@@ -2,7 +2,7 @@
 
 use tree_sitter::Node;
 
-use super::{Binding, CodeFacts, Decorator, Import, ImportedName, Source, TextRun, walk};
+use super::{Binding, CodeFacts, Import, ImportedName, Source, TextRun, walk};
 
 /// Collects the facts of a Python tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -141,23 +141,9 @@ fn collection(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
     }
 }
 
-/// `@name`, `@a.b`, `@a.b(args)`: the decorator's path without its arguments.
+/// `@name`, `@a.b`, `@a.b(args)`.
 fn decorator(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    let Some(mut expression) = node.named_child(0) else {
-        return;
-    };
-    if expression.kind() == "call" {
-        let Some(function) = expression.child_by_field_name("function") else {
-            return;
-        };
-        expression = function;
-    }
-    if let Some(path) = static_path(expression, source) {
-        facts.decorators.push(Decorator {
-            path,
-            span: source.span(expression),
-        });
-    }
+    super::decorator(node, "call", source, facts, |e| static_path(e, source));
 }
 
 /// `a.b.c` as `["a", "b", "c"]`.

@@ -220,18 +220,6 @@ fn pip(args: &[Word], manager: &'static str) -> Vec<Install> {
         .collect()
 }
 
-/// A PyPI project name: letters, digits, `-`, `_`, `.`, starting with a letter or digit.
-fn pypi_name(name: &str) -> Option<&str> {
-    let valid = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphanumeric())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    valid.then_some(name)
-}
-
 /// `poetry add x@^1`, `poetry add "x>=1"`.
 fn poetry(args: &[Word]) -> Vec<Install> {
     positionals(args, PIP_VALUED)
@@ -248,7 +236,7 @@ fn poetry(args: &[Word]) -> Vec<Install> {
                     (name, nonempty(rest))
                 }
             };
-            pypi_name(name)?;
+            super::pypi_name(name)?;
             Some(Install {
                 manager: "poetry",
                 ecosystem: Ecosystem::Pypi,

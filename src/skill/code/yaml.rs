@@ -16,15 +16,7 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             });
         }
         "plain_scalar" | "double_quote_scalar" | "single_quote_scalar" => {
-            let raw = source.text(node);
-            let text = unquote(raw);
-            // Spans cover the contents, so regex match offsets land on the right bytes.
-            let quote = (raw.len() - text.len()) / 2;
-            let span = source.range(node.start_byte() + quote, node.end_byte() - quote);
-            facts.texts.push(TextRun {
-                text: text.to_owned(),
-                span,
-            });
+            super::string_text(node, source, facts);
         }
         _ => {}
     });
