@@ -34,7 +34,7 @@ static PINNED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// SG302.
-pub const PINNED_NAME: Rule = Rule {
+pub const PINNED_EXACT_NAME: Rule = Rule {
     code: "SG302",
     name: "pinned-exact-name",
     severity: Severity::Warning,
@@ -59,7 +59,7 @@ static STALE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// SG303.
-pub const TIME_SENSITIVE: Rule = Rule {
+pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
     code: "SG303",
     name: "time-sensitive-claim",
     severity: Severity::Warning,

@@ -1,11 +1,11 @@
 //! Every rule, registered in one list.
 
 mod content;
-mod engine;
 mod project;
 mod size;
 mod spec;
 mod structure;
+mod suppression;
 
 use std::ops::Range;
 
@@ -16,43 +16,43 @@ use crate::skill::Skill;
 
 /// Every rule skillgate knows, in code order.
 pub static RULES: &[Rule] = &[
-    engine::SUPPRESSION_WITHOUT_REASON,
-    engine::UNKNOWN_SUPPRESSION_CODE,
+    suppression::SUPPRESSION_WITHOUT_REASON,
+    suppression::UNKNOWN_SUPPRESSION_CODE,
     spec::NAME_MISSING,
     spec::NAME_TOO_LONG,
-    spec::NAME_CHARACTERS,
+    spec::NAME_INVALID_CHARACTERS,
     spec::NAME_HYPHENS,
     spec::NAME_FOLDER_MISMATCH,
     spec::DESCRIPTION_MISSING,
     spec::DESCRIPTION_TOO_LONG,
     spec::DESCRIPTION_XML_TAGS,
-    spec::DESCRIPTION_PERSON,
-    spec::DESCRIPTION_WHEN,
-    spec::UNKNOWN_KEY,
+    spec::DESCRIPTION_NOT_THIRD_PERSON,
+    spec::DESCRIPTION_WHAT_AND_WHEN,
+    spec::UNKNOWN_FRONTMATTER_KEY,
     spec::COMPATIBILITY_TOO_LONG,
-    spec::MANIFEST_NAME,
-    spec::FIELD_TYPE,
-    size::BODY_TOKENS,
-    size::BODY_LINES,
-    size::CODE_SHARE,
+    spec::MANIFEST_FILE_NAME,
+    spec::FRONTMATTER_FIELD_TYPE,
+    size::BODY_TOO_MANY_TOKENS,
+    size::BODY_TOO_MANY_LINES,
+    size::EXAMPLE_CODE_SHARE,
     size::LONG_CODE_BLOCK,
     size::REFERENCE_WITHOUT_TOC,
     content::NO_PROHIBITIONS,
-    content::PINNED_NAME,
-    content::TIME_SENSITIVE,
+    content::PINNED_EXACT_NAME,
+    content::TIME_SENSITIVE_CLAIM,
     content::MENU_WITHOUT_DEFAULT,
     project::UNREADABLE_MANIFEST,
     project::VERSION_CONFLICT,
-    project::CHANGED_API,
+    project::REMOVED_API,
     project::RUNTIME_CONFLICT,
     project::TOOL_CONFLICT,
     project::OFF_STACK,
     project::UNDECLARED_PACKAGE,
     structure::BROKEN_LINK,
-    structure::MISSING_FILE,
-    structure::REFERENCE_DEPTH,
+    structure::MISSING_REFERENCED_FILE,
+    structure::REFERENCE_TOO_DEEP,
     structure::ORPHAN_FILE,
-    structure::UNCLOSED_FENCE,
+    structure::UNCLOSED_CODE_FENCE,
     structure::BACKSLASH_PATH,
 ];
 

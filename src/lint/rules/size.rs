@@ -9,7 +9,7 @@ use crate::lint::{Context, Rule};
 use crate::skill::Document;
 
 /// SG201.
-pub const BODY_TOKENS: Rule = Rule {
+pub const BODY_TOO_MANY_TOKENS: Rule = Rule {
     code: "SG201",
     name: "body-too-many-tokens",
     severity: Severity::Warning,
@@ -33,7 +33,7 @@ pub const BODY_TOKENS: Rule = Rule {
 };
 
 /// SG202.
-pub const BODY_LINES: Rule = Rule {
+pub const BODY_TOO_MANY_LINES: Rule = Rule {
     code: "SG202",
     name: "body-too-many-lines",
     severity: Severity::Warning,
@@ -60,7 +60,7 @@ pub const BODY_LINES: Rule = Rule {
 };
 
 /// SG203.
-pub const CODE_SHARE: Rule = Rule {
+pub const EXAMPLE_CODE_SHARE: Rule = Rule {
     code: "SG203",
     name: "example-code-share",
     severity: Severity::Warning,

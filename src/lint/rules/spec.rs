@@ -91,7 +91,7 @@ pub const NAME_TOO_LONG: Rule = Rule {
 };
 
 /// SG103.
-pub const NAME_CHARACTERS: Rule = Rule {
+pub const NAME_INVALID_CHARACTERS: Rule = Rule {
     code: "SG103",
     name: "name-invalid-characters",
     severity: Severity::Error,
@@ -254,7 +254,7 @@ static FIRST_OR_SECOND_PERSON: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// SG109.
-pub const DESCRIPTION_PERSON: Rule = Rule {
+pub const DESCRIPTION_NOT_THIRD_PERSON: Rule = Rule {
     code: "SG109",
     name: "description-not-third-person",
     severity: Severity::Warning,
@@ -286,7 +286,7 @@ static WHEN_CLAUSE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// SG110.
-pub const DESCRIPTION_WHEN: Rule = Rule {
+pub const DESCRIPTION_WHAT_AND_WHEN: Rule = Rule {
     code: "SG110",
     name: "description-what-and-when",
     severity: Severity::Warning,
@@ -313,7 +313,7 @@ pub const DESCRIPTION_WHEN: Rule = Rule {
 };
 
 /// SG111.
-pub const UNKNOWN_KEY: Rule = Rule {
+pub const UNKNOWN_FRONTMATTER_KEY: Rule = Rule {
     code: "SG111",
     name: "unknown-frontmatter-key",
     severity: Severity::Warning,
@@ -356,7 +356,7 @@ pub const COMPATIBILITY_TOO_LONG: Rule = Rule {
 };
 
 /// SG113.
-pub const MANIFEST_NAME: Rule = Rule {
+pub const MANIFEST_FILE_NAME: Rule = Rule {
     code: "SG113",
     name: "manifest-file-name",
     severity: Severity::Error,
@@ -381,7 +381,7 @@ pub const MANIFEST_NAME: Rule = Rule {
 };
 
 /// SG114.
-pub const FIELD_TYPE: Rule = Rule {
+pub const FRONTMATTER_FIELD_TYPE: Rule = Rule {
     code: "SG114",
     name: "frontmatter-field-type",
     severity: Severity::Error,

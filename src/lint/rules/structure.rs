@@ -134,7 +134,7 @@ static MENTION: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// SG502.
-pub const MISSING_FILE: Rule = Rule {
+pub const MISSING_REFERENCED_FILE: Rule = Rule {
     code: "SG502",
     name: "missing-referenced-file",
     severity: Severity::Warning,
@@ -248,7 +248,7 @@ fn is_exempt(rel: &str) -> bool {
 }
 
 /// SG503.
-pub const REFERENCE_DEPTH: Rule = Rule {
+pub const REFERENCE_TOO_DEEP: Rule = Rule {
     code: "SG503",
     name: "reference-too-deep",
     severity: Severity::Warning,
@@ -308,7 +308,7 @@ pub const ORPHAN_FILE: Rule = Rule {
 };
 
 /// SG505.
-pub const UNCLOSED_FENCE: Rule = Rule {
+pub const UNCLOSED_CODE_FENCE: Rule = Rule {
     code: "SG505",
     name: "unclosed-code-fence",
     severity: Severity::Error,

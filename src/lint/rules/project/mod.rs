@@ -105,7 +105,7 @@ This skill targets React 19.
 };
 
 /// SG402.
-pub const CHANGED_API: Rule = Rule {
+pub const REMOVED_API: Rule = Rule {
     code: "SG402",
     name: "removed-api",
     severity: Severity::Error,
