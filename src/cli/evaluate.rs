@@ -105,6 +105,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, EvalError> 
         &args.dir,
         parts.as_ref(),
         &repo,
+        &args.repo,
         sandbox.as_ref(),
         logs.path(),
     )?;

@@ -7,6 +7,7 @@
 
 pub mod agent;
 pub mod args;
+pub mod base;
 pub mod condition;
 pub mod control;
 pub mod journal;
@@ -124,6 +125,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     }
     let control = control::ControlPool::builtin().matched_body(&skill)?;
     let repo = repo_bundle(&options.repo, options.worktree)?;
+    let bases = base::Bases::load(&options.repo, &tasks)?;
     let skill_sha256 = if skill.dir.is_dir() {
         task::tree_sha256(&skill.dir)?
     } else {
@@ -132,6 +134,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     let plan = runner::Plan {
         repo_sha256: repo.sha256()?,
         repo,
+        bases,
         skill,
         skill_sha256,
         control,
@@ -203,16 +206,23 @@ pub fn check_tasks(
     tasks_dir: &std::path::Path,
     skill: Option<&SkillParts>,
     repo: &sandbox::Bundle,
+    repo_dir: &std::path::Path,
     sandbox: &dyn sandbox::Sandbox,
     logs: &std::path::Path,
 ) -> Result<Vec<TaskCheck>, EvalError> {
     let tasks = task::Task::load_all(tasks_dir)?;
     sandbox.prepare(&tasks)?;
+    let bases = base::Bases::load(repo_dir, &tasks)?;
     let mut out = Vec::new();
     for task in &tasks {
         let mut problems = task.problems(skill);
         let discrimination =
-            match runner::prove_discrimination(sandbox, task, repo, &logs.join(&task.id)) {
+            match runner::prove_discrimination(
+                sandbox,
+                task,
+                bases.for_task(task, repo),
+                &logs.join(&task.id),
+            ) {
                 Ok(d) => d,
                 Err(e) => {
                     problems.push(format!("discrimination proof: {e}"));
