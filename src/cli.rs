@@ -88,6 +88,12 @@ enum TasksCommand {
     /// Validate tasks and prove each one discriminates: its verifier fails on the untouched
     /// repository and passes after its solution.
     Check(TasksCheckArgs),
+    /// Turn commits that changed source and tests into tasks: the message is the
+    /// instruction, the parent the base commit, the tests the verifier, the rest of the diff
+    /// the oracle. Each task is kept only when its verifier fails on the base and passes
+    /// after the oracle, twice each.
+    #[command(after_long_help = mine::MINE_EXAMPLES)]
+    Mine(mine::MineArgs),
 }
 
 #[derive(Debug, Args)]
@@ -169,6 +175,7 @@ enum ColorChoice {
 }
 
 mod evaluate;
+mod mine;
 
 /// Exit status for usage and input errors.
 const EXIT_INPUT: u8 = 2;
@@ -194,6 +201,9 @@ pub fn main() -> ExitCode {
         Command::Tasks {
             command: TasksCommand::Check(args),
         } => finish(evaluate::tasks_check(&args)),
+        Command::Tasks {
+            command: TasksCommand::Mine(args),
+        } => finish(mine::run(&args)),
         Command::Report(args) => finish(evaluate::report(&args)),
     }
 }
