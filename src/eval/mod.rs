@@ -216,19 +216,18 @@ pub fn check_tasks(
     let mut out = Vec::new();
     for task in &tasks {
         let mut problems = task.problems(skill);
-        let discrimination =
-            match runner::prove_discrimination(
-                sandbox,
-                task,
-                bases.for_task(task, repo),
-                &logs.join(&task.id),
-            ) {
-                Ok(d) => d,
-                Err(e) => {
-                    problems.push(format!("discrimination proof: {e}"));
-                    None
-                }
-            };
+        let discrimination = match runner::prove_discrimination(
+            sandbox,
+            task,
+            bases.for_task(task, repo),
+            &logs.join(&task.id),
+        ) {
+            Ok(d) => d,
+            Err(e) => {
+                problems.push(format!("discrimination proof: {e}"));
+                None
+            }
+        };
         if sandbox.interrupted() {
             // Ended by the interruption: not a finding about the task.
             sandbox.after_interrupt();

@@ -282,10 +282,11 @@ fn run_cells(
             let Some(base) = task.base_commit() else {
                 continue;
             };
-            let key = (c, Some(base.to_owned()));
-            if !workspaces.contains_key(&key) {
+            if let std::collections::hash_map::Entry::Vacant(slot) =
+                workspaces.entry((c, Some(base.to_owned())))
+            {
                 let repo = plan.bases.for_task(task, &plan.repo);
-                workspaces.insert(key, plan.workspace(repo, skill.as_ref())?);
+                slot.insert(plan.workspace(repo, skill.as_ref())?);
             }
         }
     }

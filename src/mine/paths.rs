@@ -130,7 +130,8 @@ fn is_requirements(name: &str) -> bool {
 }
 
 fn is_generated(name: &str, dirs: &[&str]) -> bool {
-    dirs.iter().any(|d| *d == "generated" || *d == "__generated__")
+    dirs.iter()
+        .any(|d| *d == "generated" || *d == "__generated__")
         || name.ends_with(".pb.go")
         || name.ends_with("_pb2.py")
         || name.ends_with("_pb2_grpc.py")

@@ -156,7 +156,9 @@ fn is_js_test(path: &str) -> bool {
         && !name.ends_with(".go")
         && !name.ends_with(".java")
         && !name.ends_with(".kt")
-        || (path.split('/').any(|d| d == "test" || d == "tests" || d == "__tests__")
+        || (path
+            .split('/')
+            .any(|d| d == "test" || d == "tests" || d == "__tests__")
             && [".js", ".mjs", ".cjs", ".ts", ".mts"]
                 .iter()
                 .any(|e| name.ends_with(e)))

@@ -208,9 +208,7 @@ fn diff_lines(diff: &str) -> HashSet<String> {
 pub fn instruction(message: &str, diff: &HashSet<String>) -> String {
     let issue_refs = issue_refs();
     let mut lines = message.lines();
-    let subject = lines.next().unwrap_or_default();
-    let subject = issue_refs.replace_all(subject, "");
-    let subject = clean_spaces(&subject);
+    let subject = clean_subject(lines.next().unwrap_or_default());
     let mut body: Vec<String> = Vec::new();
     for line in lines {
         if is_trailer(line) {
@@ -247,6 +245,11 @@ pub fn instruction(message: &str, diff: &HashSet<String>) -> String {
          tests for it.\n",
     );
     out
+}
+
+/// A subject line without issue references.
+pub fn clean_subject(subject: &str) -> String {
+    clean_spaces(&issue_refs().replace_all(subject, ""))
 }
 
 /// `Fixes #12`, `(#12)`, `owner/repo#12`, `GH-12`, `[ABC-123]`, issue and pull-request URLs.
@@ -306,7 +309,11 @@ fn task_toml(commit: &Commit, base: &str, image: &str) -> String {
 }
 
 #[allow(clippy::type_complexity)]
-fn test_sh(commit: &Commit, tests: &[(String, Option<(Vec<u8>, bool)>)], commands: &[String]) -> String {
+fn test_sh(
+    commit: &Commit,
+    tests: &[(String, Option<(Vec<u8>, bool)>)],
+    commands: &[String],
+) -> String {
     let mut s = format!(
         "#!/bin/sh\n# Verifier mined from commit {}: its test files, copied into the workspace, then\n\
          # the tests they hold. Runs from the workspace root; exit 0 = pass.\nset -eu\n\
@@ -381,7 +388,15 @@ mod tests {
         let text = instruction(message, &diff);
         assert!(text.starts_with("# Parse empty input as an empty list\n\n"));
         assert!(text.contains("callers expect []."));
-        for gone in ["#42", "#41", "owner/repo#7", "Signed-off", "Co-authored", "return []", "github.com"] {
+        for gone in [
+            "#42",
+            "#41",
+            "owner/repo#7",
+            "Signed-off",
+            "Co-authored",
+            "return []",
+            "github.com",
+        ] {
             assert!(!text.contains(gone), "{gone} in {text}");
         }
     }
