@@ -9,7 +9,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::config::{Config, FailOn};
 use crate::eval::{EvalArgs, EvalError, TasksCheckArgs};
 use crate::lint::baseline::Baseline;
-use crate::lint::{self, RULES, Rule, Selection};
+use crate::lint::{self, RULES, Rule};
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
@@ -225,15 +225,15 @@ fn check(args: &CheckArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(&e),
     };
-    let selection = Selection {
-        select: if args.select.is_empty() {
-            config.select.clone()
-        } else {
-            args.select.clone()
-        },
-        ignore: config.ignore.iter().chain(&args.ignore).cloned().collect(),
-    };
-    if let Some(bad) = selection.unknown().first() {
+    let mut settings = config.lint();
+    if !args.select.is_empty() {
+        settings.selection.select = args.select.clone();
+    }
+    settings
+        .selection
+        .ignore
+        .extend(args.ignore.iter().cloned());
+    if let Some(bad) = settings.selection.unknown().first() {
         return fail(&format!(
             "--select/--ignore: {bad:?} matches no rule; `skillgate rules` lists them"
         ));
@@ -257,7 +257,7 @@ fn check(args: &CheckArgs) -> ExitCode {
     let reports: Vec<Report<'_>> = skills
         .iter()
         .map(|skill| {
-            let review = lint::review(skill, &config, project.as_ref(), &selection);
+            let review = lint::review(skill, &settings, project.as_ref());
             // The verdict weighs every finding; a baseline only quiets the report.
             let verdict = Some(verdict::decide(&config.verdict, &review.findings, None));
             let findings = match &baseline {

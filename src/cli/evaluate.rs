@@ -10,7 +10,7 @@ use super::{EvalCommand, ReportArgs, ReportFormat, print};
 use crate::config::Config;
 use crate::eval::{self, EvalError, SkillParts, TasksCheckArgs, journal};
 use crate::finding::{Finding, Location};
-use crate::lint::{self, Selection};
+use crate::lint;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
 use crate::stats::{self, sequential::SequentialPlan};
@@ -37,7 +37,7 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
     };
     let skill = Skill::load(&options.skill).map_err(|e| EvalError::Usage(e.to_string()))?;
     let project = crate::project::scan(&options.repo).map_err(usage)?;
-    let review = lint::review(&skill, &config, Some(&project), &selection(&config));
+    let review = lint::review(&skill, &config.lint(), Some(&project));
     let findings = review.findings;
 
     std::fs::create_dir_all(&options.out)
@@ -238,13 +238,6 @@ fn findings_of(document: &Value) -> Vec<Finding> {
             })
         })
         .collect()
-}
-
-fn selection(config: &Config) -> Selection {
-    Selection {
-        select: config.select.clone(),
-        ignore: config.ignore.clone(),
-    }
 }
 
 fn discover(repo: &Path) -> Option<PathBuf> {
