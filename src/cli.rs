@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{Config, FailOn};
-use crate::eval::{EvalArgs, EvalError, TasksCheckArgs};
+use crate::eval::EvalError;
 use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES, Rule};
 use crate::project;
@@ -136,8 +136,8 @@ struct CheckArgs {
     #[arg(long, value_name = "DIR")]
     repo: Option<PathBuf>,
     /// Output format.
-    #[arg(long, short, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, short, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
     /// Run only these rules (codes or prefixes, e.g. SG2,SG301); replaces the config's list.
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     select: Vec<String>,
@@ -155,10 +155,64 @@ struct CheckArgs {
     write_baseline: Option<PathBuf>,
     /// Lowest severity that makes the exit status 1 [default: error].
     #[arg(long, value_enum, value_name = "LEVEL")]
-    fail_on: Option<FailOn>,
+    fail_on: Option<FailOnArg>,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+}
+
+/// Output formats of `skillgate check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    /// Diagnostics with source lines, labels and help (the default).
+    Human,
+    /// One line per finding: `path:line:col: CODE message`.
+    Concise,
+    /// The stable JSON contract (docs/json.md).
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// Markdown for step summaries and pull request comments.
+    Markdown,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Human => Format::Human,
+            FormatArg::Concise => Format::Concise,
+            FormatArg::Json => Format::Json,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
+}
+
+/// When a run fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FailOnArg {
+    /// Fail on any error-level finding.
+    Error,
+    /// Fail on warnings and errors.
+    Warning,
+    /// Fail on any finding.
+    Info,
+    /// Never fail because of findings.
+    Never,
+}
+
+impl From<FailOnArg> for FailOn {
+    fn from(arg: FailOnArg) -> FailOn {
+        match arg {
+            FailOnArg::Error => FailOn::Error,
+            FailOnArg::Warning => FailOn::Warning,
+            FailOnArg::Info => FailOn::Info,
+            FailOnArg::Never => FailOn::Never,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -168,7 +222,10 @@ enum ColorChoice {
     Never,
 }
 
+mod eval_args;
 mod evaluate;
+
+use eval_args::{EvalArgs, TasksCheckArgs};
 
 /// Exit status for usage and input errors.
 const EXIT_INPUT: u8 = 2;
@@ -294,8 +351,12 @@ fn check(args: &CheckArgs) -> ExitCode {
         color: use_color(args.color),
         width: terminal_width(),
     };
-    let printed = print(&render::render(args.format, &reports, style));
-    let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Error);
+    let printed = print(&render::render(args.format.into(), &reports, style));
+    let fail_on = args
+        .fail_on
+        .map(FailOn::from)
+        .or(config.fail_on)
+        .unwrap_or(FailOn::Error);
     if input_error {
         ExitCode::from(EXIT_INPUT)
     } else if printed != ExitCode::SUCCESS {

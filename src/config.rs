@@ -39,7 +39,7 @@ pub struct Config {
     pub frontmatter: FrontmatterPolicy,
     /// Defaults for `skillgate eval`.
     #[serde(default)]
-    pub eval: crate::eval::EvalConfig,
+    pub eval: crate::eval::Settings,
     /// How evaluation figures become intervals.
     #[serde(default)]
     pub stats: crate::stats::StatsOptions,
@@ -49,7 +49,7 @@ pub struct Config {
 }
 
 /// When a run fails.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FailOn {
     /// Fail on any error-level finding.

@@ -6,9 +6,10 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
+use super::eval_args::TasksCheckArgs;
 use super::{EvalCommand, ReportArgs, ReportFormat, print};
 use crate::config::Config;
-use crate::eval::{self, EvalError, SkillParts, TasksCheckArgs, journal};
+use crate::eval::{self, EvalError, Overrides, SkillParts, journal};
 use crate::finding::{Finding, Location};
 use crate::lint;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
@@ -31,9 +32,10 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
         .or_else(|| recorded.filter(|p| p.is_file()))
         .or_else(|| discover(&command.eval.repo()));
     let config = load_config(config_path.as_deref())?;
-    let mut options = match command.eval.resume.clone() {
-        Some(run_dir) => command.eval.resume_options(&run_dir)?,
-        None => command.eval.into_options(&config.eval)?,
+    let given = Overrides::from(command.eval);
+    let mut options = match given.resume.clone() {
+        Some(run_dir) => given.resume_options(&run_dir)?,
+        None => given.into_options(&config.eval)?,
     };
     let skill = Skill::load(&options.skill).map_err(|e| EvalError::Usage(e.to_string()))?;
     let project = crate::project::scan(&options.repo).map_err(usage)?;
@@ -82,7 +84,7 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
         eval::evaluate(&options, SkillParts::from_skill(&skill))?;
         decide(&options.out, &config, &findings)?
     };
-    print(&crate::render::eval_table::human(&verdict));
+    print(&crate::render::verdict_text::human(&verdict));
     eprintln!(
         "run directory: {} (skillgate report {0} --format html > report.html)",
         options.out.display()
@@ -100,7 +102,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, EvalError> 
     let repo = eval::repo_bundle(&args.repo, args.worktree)?;
     let logs =
         tempfile::tempdir().map_err(|e| EvalError::io("creating", "a temporary folder", e))?;
-    let sandbox = eval::sandbox_for(args.backend, &eval::run_id(logs.path()), None)?;
+    let sandbox = eval::sandbox_for(args.backend.into(), &eval::run_id(logs.path()), None)?;
     let checks = eval::check_tasks(
         &args.dir,
         parts.as_ref(),
@@ -156,8 +158,8 @@ pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, EvalError> {
         .unwrap_or("skill")
         .to_owned();
     let out = match args.format {
-        ReportFormat::Human => render::eval_table::human(&verdict),
-        ReportFormat::Markdown => render::eval_table::markdown(&verdict),
+        ReportFormat::Human => render::verdict_text::human(&verdict),
+        ReportFormat::Markdown => render::verdict_text::markdown(&verdict),
         ReportFormat::Html => render::html::page(&verdict, &title),
         ReportFormat::Json => {
             document["verdict"] = serde_json::to_value(&verdict).unwrap_or(Value::Null);

@@ -6,19 +6,21 @@
 //! to the journal. Statistics read the journal; nothing here decides a verdict.
 
 pub mod agent;
-pub mod args;
 pub mod condition;
 pub mod control;
 pub mod journal;
+pub mod options;
 pub mod runner;
 pub mod sandbox;
+pub mod settings;
 pub mod task;
 
 use std::path::PathBuf;
 
-pub use args::{EvalArgs, EvalConfig, EvalOptions, TasksCheckArgs};
 pub use condition::{Condition, Placement, SkillParts};
 pub use journal::{AttemptRecord, CellRecord, Outcome};
+pub use options::{Backend, EvalOptions, Overrides};
+pub use settings::Settings;
 
 /// Everything that can go wrong while preparing or running an evaluation.
 ///
@@ -86,15 +88,13 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The sandbox `options` ask for; `run_id` labels its containers.
 pub fn sandbox_for(
-    backend: args::Backend,
+    backend: Backend,
     run_id: &str,
     install: Option<String>,
 ) -> Result<Box<dyn sandbox::Sandbox>, EvalError> {
     Ok(match backend {
-        args::Backend::Docker => {
-            Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?)
-        }
-        args::Backend::Local => Box::new(sandbox::local::LocalSandbox::default()),
+        Backend::Docker => Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?),
+        Backend::Local => Box::new(sandbox::local::LocalSandbox::default()),
     })
 }
 
@@ -170,7 +170,7 @@ pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
     let first = program.split_whitespace().next().unwrap_or_default();
     let host = std::path::Path::new(first);
     let host_program =
-        (options.backend == args::Backend::Docker && host.is_file()).then(|| host.to_owned());
+        (options.backend == Backend::Docker && host.is_file()).then(|| host.to_owned());
     runner::AgentSetup {
         kind: options.agent,
         program,
