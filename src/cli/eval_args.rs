@@ -139,6 +139,8 @@ mod tests {
     use super::*;
     use crate::eval::Settings;
     use crate::eval::condition::{Condition, Placement};
+    use crate::eval::control::BodyMeasure;
+    use crate::eval::journal::{RunInfo, write_run_info};
     use clap::Parser;
 
     #[derive(Parser)]
@@ -198,8 +200,24 @@ mod tests {
             .into_options(&Settings::default())
             .unwrap();
         std::fs::create_dir_all(&run).unwrap();
-        let info = serde_json::json!({ "schema": 1, "config": started });
-        std::fs::write(run.join("run.json"), info.to_string()).unwrap();
+        let measure = BodyMeasure {
+            tokens: 1,
+            code_tokens: 0,
+            code_share: 0.0,
+        };
+        let info = RunInfo {
+            schema: 1,
+            command: vec!["skillgate".into()],
+            config: started.clone(),
+            versions: Default::default(),
+            skill_body: measure,
+            control_body: measure,
+            started_at: "2026-11-30T18:00:00Z".into(),
+            resumed: Vec::new(),
+            finished_at: None,
+            cells: Default::default(),
+        };
+        write_run_info(&run, &info).unwrap();
 
         let again = |flags: &[&str]| {
             let mut argv = vec!["x", "--resume", "RUN"];

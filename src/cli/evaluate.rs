@@ -10,8 +10,9 @@ use super::eval_args::TasksCheckArgs;
 use super::{EvalCommand, ReportArgs, ReportFormat, print};
 use crate::config::Config;
 use crate::eval::{self, EvalError, Overrides, SkillParts, journal};
-use crate::finding::{Finding, Location};
+use crate::finding::Finding;
 use crate::lint;
+use crate::render::json::{CheckRecord, FindingRecord};
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
 use crate::stats::{self, sequential::SequentialPlan};
@@ -145,23 +146,28 @@ pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, EvalError> {
     let check_path = args.run_dir.join(CHECK_FILE);
     let text = std::fs::read_to_string(&check_path)
         .map_err(|e| EvalError::io("reading", &check_path, e))?;
-    let mut document: Value = serde_json::from_str(&text).map_err(|e| {
+    let not_a_check = |e: serde_json::Error| {
         EvalError::Usage(format!(
             "{}: not a skillgate check document: {e}",
             check_path.display()
         ))
-    })?;
-    let findings = findings_of(&document);
+    };
+    let check: CheckRecord = serde_json::from_str(&text).map_err(not_a_check)?;
+    // Codes no longer known to this version are dropped.
+    let findings: Vec<Finding> = check
+        .findings
+        .iter()
+        .filter_map(FindingRecord::to_finding)
+        .collect();
     let verdict = decide(&args.run_dir, &config, &findings)?;
-    let title = document["skill"]["name"]
-        .as_str()
-        .unwrap_or("skill")
-        .to_owned();
+    let title = check.skill.name.unwrap_or_else(|| "skill".to_owned());
     let out = match args.format {
         ReportFormat::Human => render::verdict_text::human(&verdict),
         ReportFormat::Markdown => render::verdict_text::markdown(&verdict),
         ReportFormat::Html => render::html::page(&verdict, &title),
         ReportFormat::Json => {
+            // The document is passed through as written, with the verdict added.
+            let mut document: Value = serde_json::from_str(&text).map_err(not_a_check)?;
             document["verdict"] = serde_json::to_value(&verdict).unwrap_or(Value::Null);
             let mut s = serde_json::to_string_pretty(&document).unwrap_or_default();
             s.push('\n');
@@ -203,43 +209,6 @@ fn save_check(
     );
     let path = run_dir.join(CHECK_FILE);
     std::fs::write(&path, text).map_err(|e| EvalError::io("writing", &path, e))
-}
-
-/// Findings back from a saved check document, for the verdict. Codes no longer known to
-/// this version are dropped.
-fn findings_of(document: &Value) -> Vec<Finding> {
-    let Some(items) = document["findings"].as_array() else {
-        return Vec::new();
-    };
-    items
-        .iter()
-        .filter_map(|f| {
-            let rule = lint::rule(f["code"].as_str()?)?;
-            let severity = serde_json::from_value(f["severity"].clone()).ok()?;
-            let number = |key: &str| {
-                f[key]
-                    .as_u64()
-                    .and_then(|n| u32::try_from(n).ok())
-                    .unwrap_or(1)
-            };
-            Some(Finding {
-                code: rule.code,
-                name: rule.name,
-                severity,
-                message: f["message"].as_str().unwrap_or_default().to_owned(),
-                help: f["help"].as_str().map(str::to_owned),
-                location: Location {
-                    path: PathBuf::from(f["path"].as_str().unwrap_or_default()),
-                    line: number("line"),
-                    column: number("column"),
-                    end_line: number("end_line"),
-                    end_column: number("end_column"),
-                    span: 0..0,
-                },
-                related: Vec::new(),
-            })
-        })
-        .collect()
 }
 
 fn discover(repo: &Path) -> Option<PathBuf> {

@@ -148,13 +148,12 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     };
     let run_id = run_id(&options.out);
     let sandbox = sandbox_for(options.backend, &run_id, options.install.clone())?;
-    let config = serde_json::to_value(options).map_err(|e| EvalError::Usage(e.to_string()))?;
     runner::run(
         &plan,
         sandbox.as_ref(),
         &options.out,
         options.resume,
-        &config,
+        options,
     )
 }
 

@@ -214,15 +214,7 @@ impl Overrides {
     /// must agree with the recorded ones (a run's cells are only comparable under one set
     /// of options); `-j`, `--quiet` and `--no-cache` only change how the rest is run.
     pub fn resume_options(self, run_dir: &Path) -> Result<EvalOptions, EvalError> {
-        let path = run_dir.join(crate::eval::journal::RUN_FILE);
-        let text = std::fs::read(&path).map_err(|e| EvalError::io("reading", &path, e))?;
-        let recorded = serde_json::from_slice::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|info| serde_json::from_value::<EvalOptions>(info["config"].clone()).ok())
-            .ok_or_else(|| EvalError::Journal {
-                path: path.clone(),
-                message: "holds no options of skillgate eval to resume with".into(),
-            })?;
+        let recorded = crate::eval::journal::read_run_info(run_dir)?.config;
         // Each option given again, normalized as the run records it, beside the recorded one.
         let shown = |p: &Path| p.display().to_string();
         let list = |c: &[Condition]| c.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(",");

@@ -5,7 +5,7 @@ mod concise;
 mod github;
 pub mod html;
 mod human;
-mod json;
+pub mod json;
 mod markdown;
 mod sarif;
 pub mod verdict_text;
