@@ -97,6 +97,14 @@ pub enum ConfigError {
         /// What is wrong.
         message: String,
     },
+    /// Well-formed, but the `[verdict]` policy cannot be applied.
+    #[error("{path}:1:1: {source}")]
+    Policy {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with the policy.
+        source: crate::verdict::PolicyError,
+    },
 }
 
 impl Config {
@@ -122,16 +130,13 @@ impl Config {
                 message: e.message().trim().to_owned(),
             }
         })?;
-        let invalid = |message: String| ConfigError::Invalid {
-            path: path.to_owned(),
-            line: 1,
-            column: 1,
-            message,
-        };
         config
             .verdict
             .validate()
-            .map_err(|e| invalid(e.to_string()))?;
+            .map_err(|source| ConfigError::Policy {
+                path: path.to_owned(),
+                source,
+            })?;
         Ok(config)
     }
 
