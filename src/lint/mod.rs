@@ -14,6 +14,8 @@ pub mod suppress;
 use std::cell::OnceCell;
 use std::ops::Range;
 
+use serde::{Deserialize, Deserializer};
+
 use crate::finding::{Finding, Location, Related, Severity};
 use crate::project::Project;
 use crate::skill::analysis::Analysis;
@@ -114,6 +116,35 @@ pub fn rule(key: &str) -> Option<&'static Rule> {
     RULES
         .iter()
         .find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+}
+
+/// A finding read back in its own serde shape: its code must name a rule of this version,
+/// whose code and name it points at again (the byte span is not serialised).
+impl<'de> Deserialize<'de> for Finding {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Written {
+            code: String,
+            severity: Severity,
+            message: String,
+            help: Option<String>,
+            location: Location,
+            related: Vec<Related>,
+        }
+        let written = Written::deserialize(deserializer)?;
+        let rule = rule(&written.code).ok_or_else(|| {
+            serde::de::Error::custom(format!("no rule {:?} in this version", written.code))
+        })?;
+        Ok(Finding {
+            code: rule.code,
+            name: rule.name,
+            severity: written.severity,
+            message: written.message,
+            help: written.help,
+            location: written.location,
+            related: written.related,
+        })
+    }
 }
 
 /// What a rule may read.
@@ -269,4 +300,39 @@ fn run_rules(cx: &Context<'_>) -> Vec<Finding> {
         ))
     });
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_reads_back_as_written() {
+        let place = |path: &str, line| Location {
+            path: path.into(),
+            line,
+            column: 2,
+            end_line: line + 1,
+            end_column: 5,
+            span: 0..0,
+        };
+        let sg201 = rule("SG201").expect("SG201 is a rule");
+        let finding = Finding {
+            code: sg201.code,
+            name: sg201.name,
+            severity: Severity::Warning,
+            message: "the body has 6,000 tokens".into(),
+            help: Some("move detail into references/".into()),
+            location: place("s/SKILL.md", 3),
+            related: vec![Related {
+                location: place("package.json", 7),
+                message: "declared here".into(),
+            }],
+        };
+        let text = serde_json::to_string(&finding).unwrap();
+        assert_eq!(serde_json::from_str::<Finding>(&text).unwrap(), finding);
+        let unknown = text.replace("SG201", "SG999");
+        let error = serde_json::from_str::<Finding>(&unknown).unwrap_err();
+        assert!(error.to_string().contains("no rule \"SG999\""), "{error}");
+    }
 }
