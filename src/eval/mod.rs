@@ -46,6 +46,20 @@ pub enum EvalError {
         /// What is wrong.
         message: String,
     },
+    /// The repository's files cannot be read from git.
+    #[error(
+        "{} is not a git repository with a HEAD commit (use --worktree to upload the working tree): {detail}",
+        path.display()
+    )]
+    NotARepository {
+        /// The repository folder.
+        path: PathBuf,
+        /// What git said.
+        detail: String,
+    },
+    /// A tasks folder holds no task.
+    #[error("no task (a folder with task.toml) in {}", .0.display())]
+    NoTasks(PathBuf),
     /// The control-text pool cannot produce a matched C2 body.
     #[error("control pool: {0}")]
     Controls(String),
