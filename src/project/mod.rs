@@ -6,6 +6,7 @@
 
 mod collect;
 mod dotnet;
+mod ecosystem;
 mod go;
 mod jvm;
 mod locate;
@@ -24,6 +25,8 @@ mod walk;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+
+pub use self::ecosystem::Ecosystem;
 
 /// What a repository uses: languages, dependencies, runtimes and tool conventions.
 #[derive(Debug, Clone, Serialize)]
@@ -49,32 +52,6 @@ pub struct LanguageCount {
     pub language: String,
     /// Number of files with one of the language's extensions.
     pub files: u64,
-}
-
-/// A package ecosystem: the registry a dependency name belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ecosystem {
-    /// npm packages (`package.json`).
-    Npm,
-    /// Python packages (PyPI).
-    Pypi,
-    /// Rust crates.
-    Cargo,
-    /// Go modules.
-    Go,
-    /// Maven artifacts (`group:artifact`), also Gradle plugins by id.
-    Maven,
-    /// Ruby gems.
-    Rubygems,
-    /// PHP packages (Packagist).
-    Composer,
-    /// .NET packages.
-    Nuget,
-    /// GitHub Actions (`owner/repo`).
-    Actions,
-    /// Container images (`FROM`).
-    Docker,
 }
 
 /// How a dependency is used.

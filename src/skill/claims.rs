@@ -9,7 +9,8 @@ use std::fmt;
 
 use regex::Regex;
 
-use crate::knowledge::{Ecosystem, PackageAlias, module_under};
+use crate::knowledge::{PackageAlias, module_under};
+use crate::project::Ecosystem;
 use crate::skill::code::{CodeFacts, Lang, Span};
 
 /// What a claim is about: a package of an ecosystem, or a runtime.

@@ -2,7 +2,8 @@
 
 use std::cmp::Ordering;
 
-use skillgate::knowledge::{ApiChange, ApiFile, ChangeKind, Ecosystem, PackageAlias, Pattern};
+use skillgate::knowledge::{ApiChange, ApiFile, ChangeKind, PackageAlias, Pattern};
+use skillgate::project::Ecosystem;
 use skillgate::skill::claims::{AliasTable, Origin, claims};
 use skillgate::skill::code::{ApiMatcher, CodeSnippet, extract_facts};
 

@@ -4,9 +4,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use skillgate::knowledge::{
-    ApiChange, ApiFile, Ecosystem, Knowledge, Pattern, RULE_FILES, example_mentions_pattern,
-    knowledge, validate,
+    ApiChange, ApiFile, Knowledge, Pattern, RULE_FILES, example_mentions_pattern, knowledge,
+    validate,
 };
+use skillgate::project::Ecosystem;
 use skillgate::skill::code::ApiMatcher;
 use skillgate::skill::code::{CodeSnippet, extract_facts};
 

@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::{CodeFacts, Decorator, Lang, Span, join_qualified, normalise_path};
-use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Ecosystem, Pattern, module_under};
+use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Pattern, module_under};
+use crate::project::Ecosystem;
 
 /// A use of a changed API in a code block.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use quick_xml::events::{BytesStart, Event};
 use tree_sitter::Node;
 
 use super::{CodeFacts, ManifestEntry, Source, Span, normalise_pypi, pep508, unquote, walk};
-use crate::knowledge::Ecosystem;
+use crate::project::Ecosystem;
 
 /// Collects dependencies and runtime ranges from a TOML tree.
 pub(super) fn read_toml(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -355,7 +355,7 @@ fn last_named_child(node: Node<'_>) -> Option<Node<'_>> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
-    use crate::knowledge::Ecosystem;
+    use crate::project::Ecosystem;
 
     fn entries(lang: &str, text: &str) -> Vec<(Ecosystem, String, Option<String>)> {
         facts(lang, text)

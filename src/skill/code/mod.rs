@@ -23,7 +23,8 @@ mod yaml;
 
 use tree_sitter::{Node, Parser};
 
-use crate::knowledge::{Ecosystem, module_under};
+use crate::knowledge::module_under;
+use crate::project::Ecosystem;
 
 pub use api::{ApiHit, ApiMatcher, PatternError, keep_strongest};
 

@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use super::{CodeFacts, Install, Source, Span, normalise_pypi, pep508, unquote, walk};
-use crate::knowledge::Ecosystem;
+use crate::project::Ecosystem;
 
 /// Collects the installs of a bash tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -445,7 +445,7 @@ fn nonempty(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
-    use crate::knowledge::Ecosystem;
+    use crate::project::Ecosystem;
 
     fn installs(lang: &str, text: &str) -> Vec<(Ecosystem, String, Option<String>, String)> {
         facts(lang, text)

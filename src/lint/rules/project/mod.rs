@@ -258,8 +258,8 @@ import { useState } from 'react';
         };
         let fit = fit::stack_fit(cx.analysis(), project);
         if fit.fit == Some(Fit::OffStack) {
-            let skill: Vec<&str> = fit.skill.iter().map(|e| fit::name(*e)).collect();
-            let theirs: Vec<&str> = fit.project.iter().map(|e| fit::name(*e)).collect();
+            let skill: Vec<&str> = fit.skill.iter().map(|e| e.as_str()).collect();
+            let theirs: Vec<&str> = fit.project.iter().map(|e| e.as_str()).collect();
             let theirs = if theirs.is_empty() {
                 "no package ecosystem".to_owned()
             } else {
@@ -350,7 +350,7 @@ fn dependencies_for<'p>(
 ) -> Vec<&'p Dependency> {
     let mut found: Vec<&Dependency> = project.dependencies_named(ecosystem, package).collect();
     let aliases = knowledge().packages.iter().filter(|alias| {
-        alias.ecosystem.in_project() == Some(ecosystem)
+        alias.ecosystem == ecosystem
             && alias.package.eq_ignore_ascii_case(package)
             && !alias.also.is_empty()
     });

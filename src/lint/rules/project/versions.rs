@@ -4,7 +4,7 @@ use std::sync::LazyLock;
 
 use super::{file_line, located, project_version, range};
 use crate::finding::Severity;
-use crate::knowledge::{self, ChangeKind, knowledge};
+use crate::knowledge::{ChangeKind, knowledge};
 use crate::lint::{Context, Emitter};
 use crate::project::version::{self, runtime_ecosystem};
 use crate::project::{Ecosystem, Located, Project, Runtime, RuntimeKind};
@@ -24,9 +24,10 @@ pub(super) fn version_conflict(cx: &Context<'_>, out: &mut Emitter) {
         ) {
             continue;
         }
-        let Some(ecosystem) = claim.subject.ecosystem.in_project() else {
+        let ecosystem = claim.subject.ecosystem;
+        if !ecosystem.has_dependencies() {
             continue;
-        };
+        }
         let Some((used, resolved)) = project_version(project, ecosystem, &claim.subject.package)
         else {
             continue;
@@ -114,10 +115,10 @@ fn floor(constraint: &str) -> Option<String> {
 /// version, the floor of a constraint, or a runtime's range floor or pin.
 fn knowledge_version<'p>(
     project: &'p Project,
-    ecosystem: knowledge::Ecosystem,
+    ecosystem: Ecosystem,
     package: &str,
 ) -> Option<(String, &'p Located<String>)> {
-    if ecosystem == knowledge::Ecosystem::Runtime {
+    if ecosystem == Ecosystem::Runtime {
         let runtime = runtime_of(project, package)?;
         let value = &runtime.version;
         return match runtime.kind {
@@ -125,7 +126,10 @@ fn knowledge_version<'p>(
             RuntimeKind::Pin => Version::parse(&value.value).map(|v| (v.to_string(), value)),
         };
     }
-    let (used, resolved) = project_version(project, ecosystem.in_project()?, package)?;
+    if !ecosystem.has_dependencies() {
+        return None;
+    }
+    let (used, resolved) = project_version(project, ecosystem, package)?;
     let version = if resolved {
         used.value.clone()
     } else {
@@ -141,13 +145,7 @@ pub(super) fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
     };
     let versions =
         |ecosystem, package: &str| knowledge_version(project, ecosystem, package).map(|(v, _)| v);
-    let compare = |ecosystem: knowledge::Ecosystem, a: &str, b: &str| {
-        let semantics = match ecosystem {
-            knowledge::Ecosystem::Runtime | knowledge::Ecosystem::Kubernetes => Ecosystem::Pypi,
-            other => other.in_project()?,
-        };
-        version::compare(semantics, a, b)
-    };
+    let compare = |ecosystem: Ecosystem, a: &str, b: &str| version::compare(ecosystem, a, b);
     let hits = keep_strongest(matcher.hits(&cx.analysis().facts, &versions, &compare));
     for hit in hits {
         let Some((file, change)) = knowledge().change(&hit.change_id) else {
@@ -216,7 +214,7 @@ pub(super) fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
         return;
     };
     for claim in &cx.analysis().claims {
-        if claim.subject.ecosystem != knowledge::Ecosystem::Runtime {
+        if claim.subject.ecosystem != Ecosystem::Runtime {
             continue;
         }
         let name = claim.subject.package.as_str();
@@ -376,7 +374,7 @@ mod tests {
     fn claim(written: &str, dialect: crate::skill::claims::Dialect) -> Claim {
         Claim {
             subject: crate::skill::claims::Subject {
-                ecosystem: knowledge::Ecosystem::Npm,
+                ecosystem: Ecosystem::Npm,
                 package: "react".to_owned(),
             },
             requirement: crate::skill::claims::VersionReq::parse(written, dialect),
