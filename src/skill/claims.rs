@@ -5,12 +5,11 @@
 //! a number that is only probably a version (a year, a section number, a count of minutes,
 //! a number in a URL) makes no claim.
 
-use std::fmt;
-
 use regex::Regex;
 
 use crate::knowledge::{PackageAlias, module_under};
 use crate::project::Ecosystem;
+use crate::project::version::{Dialect, Release, Requirement};
 use crate::skill::code::{CodeFacts, Lang, Span};
 
 /// What a claim is about: a package of an ecosystem, or a runtime.
@@ -61,181 +60,10 @@ pub struct VersionReq {
     pub kind: Requirement,
 }
 
-/// The meaning of a version requirement.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Requirement {
-    /// No version: the package is used, at whatever version.
-    Any,
-    /// Exactly this version (`==1.2.3`, `go get x@v1.2.3`).
-    Exact(Version),
-    /// Every version starting with these components ("React 18", "Django 3.2", "2.x", "v2").
-    Series(Version),
-    /// This version or later (`>=20`, "3.12+", "18 or later").
-    AtLeast(Version),
-    /// Compatible updates: the first non-zero component is fixed (`^1.2`, Cargo's `1.2`).
-    Caret(Version),
-    /// Any other interval (`>=1,<2`, `~1.2`, `~=1.4`, `~> 2.1`, `<3`, `1.0 - 2.0`).
-    Range {
-        /// The lower bound, if any.
-        min: Option<Bound>,
-        /// The upper bound, if any.
-        max: Option<Bound>,
-    },
-    /// A form skillgate does not normalise (`1 || 2`, Maven `[1.0,2.0)`); only `written`
-    /// says what it means.
-    Unparsed,
-}
-
-/// One end of an interval.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Bound {
-    /// The version at the bound.
-    pub version: Version,
-    /// Whether the bound itself is included.
-    pub inclusive: bool,
-}
-
-/// A release number: numeric components, compared with missing components as zero.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Version {
-    /// The components (`3.12` -> `[3, 12]`).
-    pub parts: Vec<u64>,
-}
-
-impl Version {
-    /// Parses `1`, `1.2`, `v1.2.3`; `None` for anything else.
-    pub fn parse(text: &str) -> Option<Self> {
-        let text = text.trim().trim_start_matches(['v', 'V']);
-        let parts: Option<Vec<u64>> = text
-            .split('.')
-            .map(|part| {
-                let digits =
-                    !part.is_empty() && part.len() <= 9 && part.bytes().all(|b| b.is_ascii_digit());
-                digits.then(|| part.parse().ok()).flatten()
-            })
-            .collect();
-        parts
-            .filter(|p| !p.is_empty() && p.len() <= 4)
-            .map(|parts| Self { parts })
-    }
-
-    fn component(&self, index: usize) -> u64 {
-        self.parts.get(index).copied().unwrap_or(0)
-    }
-
-    /// The first version after every version of this series (`3.2` -> `3.3`).
-    fn next_series(&self) -> Self {
-        let mut parts = self.parts.clone();
-        if let Some(last) = parts.last_mut() {
-            *last = last.saturating_add(1);
-        }
-        Self { parts }
-    }
-
-    /// The first version a caret excludes (`1.2` -> `2`, `0.2` -> `0.3`, `0.0.3` -> `0.0.4`).
-    fn next_caret(&self) -> Self {
-        let Some(last) = self.parts.len().checked_sub(1) else {
-            return self.clone();
-        };
-        let fixed = self.parts.iter().position(|&p| p != 0).unwrap_or(last);
-        let mut parts = self.parts[..=fixed].to_vec();
-        if let Some(last) = parts.last_mut() {
-            *last = last.saturating_add(1);
-        }
-        Self { parts }
-    }
-}
-
-impl PartialOrd for Version {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Version {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        let len = self.parts.len().max(other.parts.len());
-        (0..len)
-            .map(|i| self.component(i).cmp(&other.component(i)))
-            .find(|o| o.is_ne())
-            .unwrap_or(std::cmp::Ordering::Equal)
-    }
-}
-
-impl fmt::Display for Version {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let parts: Vec<String> = self.parts.iter().map(u64::to_string).collect();
-        f.write_str(&parts.join("."))
-    }
-}
-
-impl Requirement {
-    /// The interval of versions the requirement allows; `None` for [`Self::Any`] and
-    /// [`Self::Unparsed`], whose interval is unbounded or unknown.
-    pub fn bounds(&self) -> Option<(Option<Bound>, Option<Bound>)> {
-        let inclusive = |version: &Version| {
-            Some(Bound {
-                version: version.clone(),
-                inclusive: true,
-            })
-        };
-        let exclusive = |version: Version| {
-            Some(Bound {
-                version,
-                inclusive: false,
-            })
-        };
-        match self {
-            Self::Any | Self::Unparsed => None,
-            Self::Exact(v) => Some((inclusive(v), inclusive(v))),
-            Self::Series(v) => Some((inclusive(v), exclusive(v.next_series()))),
-            Self::AtLeast(v) => Some((inclusive(v), None)),
-            Self::Caret(v) => Some((inclusive(v), exclusive(v.next_caret()))),
-            Self::Range { min, max } => Some((min.clone(), max.clone())),
-        }
-    }
-
-    /// Whether `version` meets the requirement; `None` when the requirement cannot say.
-    pub fn allows(&self, version: &Version) -> Option<bool> {
-        if *self == Self::Any {
-            return Some(true);
-        }
-        let (min, max) = self.bounds()?;
-        let above = min.is_none_or(|b| {
-            if b.inclusive {
-                *version >= b.version
-            } else {
-                *version > b.version
-            }
-        });
-        let below = max.is_none_or(|b| {
-            if b.inclusive {
-                *version <= b.version
-            } else {
-                *version < b.version
-            }
-        });
-        Some(above && below)
-    }
-}
-
-/// Which syntax a version text follows: a bare `1.2` means different things per tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    /// Prose, npm, Docker tags and Actions refs: a bare version is a series (`18` = 18.x).
-    Series,
-    /// Cargo: a bare version is a caret requirement.
-    Cargo,
-    /// pip, gem, Go, Maven, Composer: a bare version is exact.
-    Exact,
-    /// `rust-version`, NuGet: a bare version is a minimum.
-    Minimum,
-}
-
 impl VersionReq {
     /// Normalises `written` read in `dialect`.
     pub fn parse(written: &str, dialect: Dialect) -> Self {
-        let kind = requirement(written.trim(), dialect).unwrap_or(Requirement::Unparsed);
+        let kind = Requirement::parse(written, dialect).unwrap_or(Requirement::Unparsed);
         Self {
             written: written.trim().to_owned(),
             kind,
@@ -249,140 +77,6 @@ impl VersionReq {
             kind: Requirement::Any,
         }
     }
-}
-
-/// The meaning of one requirement text; `None` when it is not a form skillgate reads.
-fn requirement(text: &str, dialect: Dialect) -> Option<Requirement> {
-    if matches!(text, "" | "*" | "latest" | "x") {
-        return Some(Requirement::Any);
-    }
-    if text.contains("||") || text.starts_with(['[', '(']) {
-        return None;
-    }
-    if let Some((low, high)) = text.split_once(" - ") {
-        let min = Some(Bound {
-            version: Version::parse(low)?,
-            inclusive: true,
-        });
-        let max = Some(Bound {
-            version: Version::parse(high)?,
-            inclusive: true,
-        });
-        return Some(Requirement::Range { min, max });
-    }
-    let parts: Vec<&str> = text
-        .split([',', ' '])
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    match parts.as_slice() {
-        [one] => single(one, dialect),
-        // `>= 20` written with a space, or `~> 2.1`.
-        [op, version] if op.bytes().all(|b| b"<>=!~^".contains(&b)) => {
-            single(&format!("{op}{version}"), dialect)
-        }
-        many => intersect(
-            many.iter()
-                .map(|p| single(p, dialect))
-                .collect::<Option<Vec<_>>>()?,
-        ),
-    }
-}
-
-/// One comparator: `>=1.2`, `^1`, `~1.2`, `~=1.4`, `~>2.1`, `==1.*`, `1.x`, `3.12+`, `1.2`.
-fn single(text: &str, dialect: Dialect) -> Option<Requirement> {
-    let op_len = text
-        .find(|c: char| !"<>=!~^".contains(c))
-        .unwrap_or(text.len());
-    let (op, rest) = text.split_at(op_len);
-    let rest = rest.trim();
-    if let Some(at_least) = rest.strip_suffix('+').filter(|_| op.is_empty()) {
-        return Some(Requirement::AtLeast(Version::parse(at_least)?));
-    }
-    let series = rest
-        .strip_suffix(".x")
-        .or_else(|| rest.strip_suffix(".*"))
-        .or_else(|| rest.strip_suffix(".X"));
-    if let Some(series) = series.filter(|_| matches!(op, "" | "==" | "=")) {
-        return Some(Requirement::Series(Version::parse(series)?));
-    }
-    let version = Version::parse(rest)?;
-    let bound = |inclusive| {
-        Some(Bound {
-            version: version.clone(),
-            inclusive,
-        })
-    };
-    let requirement = match op {
-        "" => match dialect {
-            Dialect::Series => Requirement::Series(version),
-            Dialect::Cargo => Requirement::Caret(version),
-            Dialect::Exact => Requirement::Exact(version),
-            Dialect::Minimum => Requirement::AtLeast(version),
-        },
-        "=" | "==" | "===" => Requirement::Exact(version),
-        ">=" | "=>" => Requirement::AtLeast(version),
-        ">" => Requirement::Range {
-            min: bound(false),
-            max: None,
-        },
-        "<=" => Requirement::Range {
-            min: None,
-            max: bound(true),
-        },
-        "<" => Requirement::Range {
-            min: None,
-            max: bound(false),
-        },
-        "^" => Requirement::Caret(version),
-        // npm/Cargo `~1.2`: patch updates only (`~1` allows minors).
-        "~" => Requirement::Range {
-            max: exclusive(tilde_end(&version, 2)),
-            min: bound(true),
-        },
-        // PEP 440 `~=1.4` and RubyGems `~> 1.4`: the last component may grow.
-        "~=" | "~>" if version.parts.len() >= 2 => {
-            let end = tilde_end(&version, version.parts.len() - 1);
-            Requirement::Range {
-                min: bound(true),
-                max: exclusive(end),
-            }
-        }
-        _ => return None,
-    };
-    Some(requirement)
-}
-
-fn exclusive(version: Version) -> Option<Bound> {
-    Some(Bound {
-        version,
-        inclusive: false,
-    })
-}
-
-/// The end of a tilde range: components after `keep` dropped, the last kept one bumped.
-fn tilde_end(version: &Version, keep: usize) -> Version {
-    let keep = keep.min(version.parts.len()).max(1);
-    Version {
-        parts: version.parts[..keep].to_vec(),
-    }
-    .next_series()
-}
-
-/// The intersection of comparators (`>=1,<2`); `None` if one is not an interval.
-fn intersect(parts: Vec<Requirement>) -> Option<Requirement> {
-    let mut min: Option<Bound> = None;
-    let mut max: Option<Bound> = None;
-    for part in parts {
-        let (low, high) = part.bounds()?;
-        if let Some(low) = low.filter(|l| min.as_ref().is_none_or(|m| l.version > m.version)) {
-            min = Some(low);
-        }
-        if let Some(high) = high.filter(|h| max.as_ref().is_none_or(|m| h.version < m.version)) {
-            max = Some(high);
-        }
-    }
-    Some(Requirement::Range { min, max })
 }
 
 /// A claim-extraction setup that could not be built.
@@ -660,7 +354,7 @@ fn suffix(
     if let Some(phrase) = open_ended.filter(|_| operator.is_none()) {
         let end = number_end + (after.len() - after.trim_start().len()) + phrase.len();
         return Some((
-            Requirement::AtLeast(Version::parse(
+            Requirement::AtLeast(Release::parse(
                 written.trim_end_matches(['+', 'x', 'X', '.']),
             )?),
             end,
@@ -670,7 +364,7 @@ fn suffix(
         Some(op) => format!("{op}{written}"),
         None => written.to_owned(),
     };
-    Some((requirement(&text, Dialect::Series)?, number_end))
+    Some((Requirement::parse(&text, Dialect::Series)?, number_end))
 }
 
 /// Whether a joiner and another number follow: `, 3.11`, `or 18`, `- 4.2`, `/ 19`.
@@ -850,18 +544,17 @@ fn install_dialect(manager: &str) -> Dialect {
     }
 }
 
+/// `rust-version` is a minimum; every other entry reads as its ecosystem's manifests do.
 fn manifest_dialect(ecosystem: Ecosystem, package: &str) -> Dialect {
     match (ecosystem, package) {
-        (Ecosystem::Cargo, _) => Dialect::Cargo,
-        (Ecosystem::Runtime, "rust") | (Ecosystem::Nuget, _) => Dialect::Minimum,
-        (Ecosystem::Npm | Ecosystem::Runtime, _) => Dialect::Series,
-        _ => Dialect::Exact,
+        (Ecosystem::Runtime, "rust") => Dialect::Minimum,
+        _ => Dialect::of(ecosystem),
     }
 }
 
 /// `v4`, `v4.1.0`, `4`: a version, unlike a SHA or a branch name.
 fn is_version_ref(reference: &str) -> bool {
-    Version::parse(reference).is_some()
+    Release::parse(reference).is_some()
 }
 
 /// Inputs of the `actions/setup-*` actions that pin a runtime.
@@ -929,7 +622,7 @@ fn image_claim(image: &crate::skill::code::Image) -> Option<Claim> {
             .unwrap_or(tag.len());
         tag[..end].trim_end_matches('.')
     });
-    let requirement = match version.filter(|v| Version::parse(v).is_some()) {
+    let requirement = match version.filter(|v| Release::parse(v).is_some()) {
         Some(version) => VersionReq::parse(version, Dialect::Series),
         None => VersionReq::any(),
     };
@@ -1018,8 +711,8 @@ mod tests {
             .collect()
     }
 
-    fn v(text: &str) -> Version {
-        Version::parse(text).expect("test version parses")
+    fn v(text: &str) -> Release {
+        Release::parse(text).expect("test version parses")
     }
 
     fn one(package: &str, text: &str, kind: Requirement) -> Vec<(String, String, Requirement)> {
@@ -1108,87 +801,6 @@ mod tests {
         ] {
             assert_eq!(prose(line), [], "{line}");
         }
-    }
-
-    #[test]
-    fn requirement_forms_normalise() {
-        use Requirement::*;
-        let at = |v: &str, inclusive| {
-            Some(Bound {
-                version: Version::parse(v).expect("bound"),
-                inclusive,
-            })
-        };
-        let cases = [
-            ("==1.2", Dialect::Exact, Exact(v("1.2"))),
-            (">=2", Dialect::Exact, AtLeast(v("2"))),
-            (
-                ">=1,<2",
-                Dialect::Exact,
-                Range {
-                    min: at("1", true),
-                    max: at("2", false),
-                },
-            ),
-            ("^1.2", Dialect::Series, Caret(v("1.2"))),
-            ("1.2", Dialect::Cargo, Caret(v("1.2"))),
-            ("18", Dialect::Series, Series(v("18"))),
-            ("2.x", Dialect::Series, Series(v("2"))),
-            (
-                "~1.2.3",
-                Dialect::Series,
-                Range {
-                    min: at("1.2.3", true),
-                    max: at("1.3", false),
-                },
-            ),
-            (
-                "~=1.4",
-                Dialect::Exact,
-                Range {
-                    min: at("1.4", true),
-                    max: at("2", false),
-                },
-            ),
-            (
-                "~> 2.1",
-                Dialect::Exact,
-                Range {
-                    min: at("2.1", true),
-                    max: at("3", false),
-                },
-            ),
-            ("v1.9.1", Dialect::Exact, Exact(v("1.9.1"))),
-            (
-                "1.0 - 2.0",
-                Dialect::Series,
-                Range {
-                    min: at("1.0", true),
-                    max: at("2.0", true),
-                },
-            ),
-            ("1 || 2", Dialect::Series, Unparsed),
-            ("[1.0,2.0)", Dialect::Exact, Unparsed),
-            ("*", Dialect::Series, Any),
-        ];
-        for (written, dialect, kind) in cases {
-            let parsed = VersionReq::parse(written, dialect);
-            assert_eq!(parsed.kind, kind, "{written}");
-            assert_eq!(parsed.written, written);
-        }
-    }
-
-    #[test]
-    fn requirements_allow_versions() {
-        let series = VersionReq::parse("18", Dialect::Series).kind;
-        assert_eq!(series.allows(&v("18.3.1")), Some(true));
-        assert_eq!(series.allows(&v("19.0.0")), Some(false));
-        let caret = VersionReq::parse("^0.2", Dialect::Series).kind;
-        assert_eq!(caret.allows(&v("0.2.25")), Some(true));
-        assert_eq!(caret.allows(&v("1.0.0")), Some(false));
-        let at_least = VersionReq::parse("3.12+", Dialect::Series).kind;
-        assert_eq!(at_least.allows(&v("3.9")), Some(false));
-        assert_eq!(Requirement::Unparsed.allows(&v("1")), None);
     }
 
     #[test]

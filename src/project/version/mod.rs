@@ -12,20 +12,25 @@
 //! - Maven and NuGet: [`maven`] ordering and interval ranges.
 //! - RubyGems: [`rubygems`], including `~>`.
 //! - Actions refs and Docker tags: dotted numbers; `v4` admits every `v4.x.y`.
+//! - Requirements a person writes in prose or an install command: [`Requirement`], an
+//!   interval of numeric [`Release`]s whose bare versions read per ecosystem ([`Dialect`]).
 //! - Runtimes and Kubernetes, named without the runtime: PEP 440 releases (`3.12`, `1.25`);
 //!   [`runtime_ecosystem`] names the semantics of one runtime.
 
 mod interval;
 mod maven;
 mod pep440;
+mod requirement;
 mod rubygems;
 
 use std::cmp::Ordering;
 
 use nodejs_semver::{Range, Version as NpmVersion};
 
+pub use self::interval::Bound;
 use self::interval::{Interval, Ranges};
 use self::maven::MavenVersion;
+pub use self::requirement::{Dialect, Release, Requirement};
 use super::Ecosystem;
 
 /// Whether `version` meets `constraint` in the ecosystem's semantics.

@@ -6,9 +6,9 @@ use super::{file_line, located, project_version, range};
 use crate::finding::Severity;
 use crate::knowledge::{ChangeKind, knowledge};
 use crate::lint::{Context, Emitter};
-use crate::project::version::{self, runtime_ecosystem};
+use crate::project::version::{self, Bound, Release, Requirement, runtime_ecosystem};
 use crate::project::{Ecosystem, Located, Project, Runtime, RuntimeKind};
-use crate::skill::claims::{Bound, Claim, Origin, Requirement, Version};
+use crate::skill::claims::{Claim, Origin};
 use crate::skill::code::{ApiMatcher, keep_strongest};
 // SG401
 
@@ -67,7 +67,7 @@ fn claim_conflicts(
     resolved: bool,
 ) -> Option<bool> {
     if resolved {
-        let version = Version::parse(used)?;
+        let version = Release::parse(used)?;
         return claim.requirement.kind.allows(&version).map(|ok| !ok);
     }
     if let Requirement::Exact(exact) = &claim.requirement.kind {
@@ -108,7 +108,7 @@ fn floor(constraint: &str) -> Option<String> {
         .find_map(|op| first.strip_prefix(op))
         .unwrap_or(first)
         .trim();
-    Version::parse(bare).map(|_| bare.trim_start_matches(['v', 'V']).to_owned())
+    Release::parse(bare).map(|_| bare.trim_start_matches(['v', 'V']).to_owned())
 }
 
 /// The project's version of a knowledge package, and where it comes from: a lockfile
@@ -123,7 +123,7 @@ fn knowledge_version<'p>(
         let value = &runtime.version;
         return match runtime.kind {
             RuntimeKind::Range => floor(&value.value).map(|v| (v, value)),
-            RuntimeKind::Pin => Version::parse(&value.value).map(|v| (v.to_string(), value)),
+            RuntimeKind::Pin => Release::parse(&value.value).map(|v| (v.to_string(), value)),
         };
     }
     if !ecosystem.has_dependencies() {
@@ -281,7 +281,7 @@ fn runtime_of<'p>(project: &'p Project, name: &str) -> Option<&'p Runtime> {
         project
             .runtimes
             .iter()
-            .find(|r| r.name == name && Version::parse(&r.version.value).is_some())
+            .find(|r| r.name == name && Release::parse(&r.version.value).is_some())
     })
 }
 
@@ -290,8 +290,8 @@ fn runtime_of<'p>(project: &'p Project, name: &str) -> Option<&'p Runtime> {
 fn range_conflict(
     ecosystem: Ecosystem,
     range: &str,
-    min: Option<Bound>,
-    max: Option<Bound>,
+    min: Option<Bound<Release>>,
+    max: Option<Bound<Release>>,
 ) -> Option<bool> {
     let below_min =
         min.and_then(|m| version::admits_below(ecosystem, range, &m.version.to_string()));
@@ -308,8 +308,8 @@ fn range_conflict(
 fn outside_range(
     ecosystem: Ecosystem,
     range: &str,
-    min: Option<Bound>,
-    max: Option<Bound>,
+    min: Option<Bound<Release>>,
+    max: Option<Bound<Release>>,
 ) -> Option<bool> {
     let reaches_min =
         min.and_then(|m| version::admits_at_least(ecosystem, range, &m.version.to_string()));
@@ -323,8 +323,12 @@ fn outside_range(
 }
 
 /// A pin (`3.12` stands for every `3.12.x`) conflicts when it and the claim share no version.
-fn pin_conflict(pin: &str, min: Option<Bound>, max: Option<Bound>) -> Option<bool> {
-    let low = Version::parse(pin)?;
+fn pin_conflict(
+    pin: &str,
+    min: Option<Bound<Release>>,
+    max: Option<Bound<Release>>,
+) -> Option<bool> {
+    let low = Release::parse(pin)?;
     let mut high = low.clone();
     if let Some(last) = high.parts.last_mut() {
         *last = last.saturating_add(1);
@@ -357,7 +361,7 @@ mod tests {
 
     #[test]
     fn a_pin_conflicts_only_with_disjoint_claims() {
-        let at = |v: &str, inclusive| Version::parse(v).map(|version| Bound { version, inclusive });
+        let at = |v: &str, inclusive| Release::parse(v).map(|version| Bound { version, inclusive });
         assert_eq!(pin_conflict("3.12", at("3.12", true), None), Some(false));
         assert_eq!(
             pin_conflict("3.12.1", at("3.12", true), at("3.13", false)),
@@ -371,7 +375,7 @@ mod tests {
         assert_eq!(pin_conflict("lts/iron", at("18", true), None), None);
     }
 
-    fn claim(written: &str, dialect: crate::skill::claims::Dialect) -> Claim {
+    fn claim(written: &str, dialect: crate::project::version::Dialect) -> Claim {
         Claim {
             subject: crate::skill::claims::Subject {
                 ecosystem: Ecosystem::Npm,
@@ -385,7 +389,7 @@ mod tests {
 
     #[test]
     fn a_claim_conflicts_with_a_lockfile_version_outside_it() {
-        use crate::skill::claims::Dialect::Series;
+        use crate::project::version::Dialect::Series;
         let npm = Ecosystem::Npm;
         assert_eq!(
             claim_conflicts(npm, &claim("17", Series), "19.0.0", true),
@@ -407,7 +411,7 @@ mod tests {
 
     #[test]
     fn a_claim_conflicts_with_a_constraint_that_admits_none_of_it() {
-        use crate::skill::claims::Dialect::{Exact, Series};
+        use crate::project::version::Dialect::{Exact, Series};
         let npm = Ecosystem::Npm;
         assert_eq!(
             claim_conflicts(npm, &claim("17", Series), "^19.0.0", false),
@@ -437,7 +441,7 @@ mod tests {
 
     #[test]
     fn ranges_against_requirements_and_single_versions() {
-        let at = |v: &str, inclusive| Version::parse(v).map(|version| Bound { version, inclusive });
+        let at = |v: &str, inclusive| Release::parse(v).map(|version| Bound { version, inclusive });
         let pypi = Ecosystem::Pypi;
         // "needs 3.12" against >=3.9: the project still supports 3.9 to 3.11.
         assert_eq!(
