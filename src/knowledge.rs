@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::project::Ecosystem;
+use crate::skill::code::module_under;
 
 mod validate;
 
@@ -447,15 +448,6 @@ impl Knowledge {
             alias.ecosystem == ecosystem
                 && alias.imports.iter().any(|root| module_under(module, root))
         })
-    }
-}
-
-/// Whether `module` is `root` or a sub-module of it (`.`, `/` or `::` boundary).
-pub fn module_under(module: &str, root: &str) -> bool {
-    match module.strip_prefix(root) {
-        Some("") => true,
-        Some(rest) => rest.starts_with('.') || rest.starts_with('/') || rest.starts_with("::"),
-        None => false,
     }
 }
 

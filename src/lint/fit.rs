@@ -8,8 +8,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::claims::Analysis;
 use crate::project::{Ecosystem, Project};
-use crate::skill::analysis::Analysis;
 use crate::skill::code::Lang;
 
 /// How much of the skill's stack the project shares.

@@ -13,10 +13,10 @@ pub mod suppress;
 use std::cell::OnceCell;
 use std::ops::Range;
 
+use crate::claims::Analysis;
 use crate::config::Config;
 use crate::finding::{Finding, Location, Related, Severity};
 use crate::project::Project;
-use crate::skill::analysis::Analysis;
 use crate::skill::{Skill, SourceFile};
 
 pub use fit::{Fit, StackFit};

@@ -2,9 +2,9 @@
 
 use std::cmp::Ordering;
 
+use skillgate::claims::{AliasTable, Origin, claims};
 use skillgate::knowledge::{ApiChange, ApiFile, ChangeKind, PackageAlias, Pattern};
 use skillgate::project::Ecosystem;
-use skillgate::skill::claims::{AliasTable, Origin, claims};
 use skillgate::skill::code::{ApiMatcher, CodeSnippet, extract_facts};
 
 use skillgate::skill::Document;

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{CodeFacts, Decorator, Lang, Span, join_qualified, normalise_path};
-use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Pattern, module_under};
+use super::{CodeFacts, Decorator, Lang, Span, join_qualified, module_under, normalise_path};
+use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Pattern};
 use crate::project::Ecosystem;
 
 /// A use of a changed API in a code block.

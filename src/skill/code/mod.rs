@@ -23,7 +23,6 @@ mod yaml;
 
 use tree_sitter::{Node, Parser};
 
-use crate::knowledge::module_under;
 use crate::project::Ecosystem;
 
 pub use api::{ApiHit, ApiMatcher, PatternError, keep_strongest};
@@ -388,6 +387,15 @@ pub(crate) fn join_qualified(module: &str, name: &str) -> String {
         module
     } else {
         format!("{module}.{}", normalise_path(name))
+    }
+}
+
+/// Whether `module` is `root` or a sub-module of it (`.`, `/` or `::` boundary).
+pub fn module_under(module: &str, root: &str) -> bool {
+    match module.strip_prefix(root) {
+        Some("") => true,
+        Some(rest) => rest.starts_with('.') || rest.starts_with('/') || rest.starts_with("::"),
+        None => false,
     }
 }
 

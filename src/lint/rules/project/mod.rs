@@ -5,7 +5,7 @@
 //! parsed: a wrong finding about someone's own repository costs more trust than a missed
 //! one.
 //!
-//! [`Analysis`]: crate::skill::analysis::Analysis
+//! [`Analysis`]: crate::claims::Analysis
 
 use std::ops::Range;
 use std::path::Path;

@@ -3,9 +3,9 @@
 use std::collections::HashSet;
 
 use super::{dependencies_for, range};
+use crate::claims::Origin;
 use crate::lint::{Context, Emitter};
 use crate::project::Ecosystem;
-use crate::skill::claims::Origin;
 
 /// Packages that are tools being set up, not dependencies of the project.
 const TOOLING: &[&str] = &[

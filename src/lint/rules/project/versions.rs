@@ -3,12 +3,12 @@
 use std::sync::LazyLock;
 
 use super::{file_line, located, project_version, range};
+use crate::claims::{Claim, Origin};
 use crate::finding::Severity;
 use crate::knowledge::{ChangeKind, knowledge};
 use crate::lint::{Context, Emitter};
 use crate::project::version::{self, Bound, Release, Requirement, runtime_ecosystem};
 use crate::project::{Ecosystem, Located, Project, Runtime, RuntimeKind};
-use crate::skill::claims::{Claim, Origin};
 use crate::skill::code::{ApiMatcher, keep_strongest};
 // SG401
 
@@ -377,11 +377,11 @@ mod tests {
 
     fn claim(written: &str, dialect: crate::project::version::Dialect) -> Claim {
         Claim {
-            subject: crate::skill::claims::Subject {
+            subject: crate::claims::Subject {
                 ecosystem: Ecosystem::Npm,
                 package: "react".to_owned(),
             },
-            requirement: crate::skill::claims::VersionReq::parse(written, dialect),
+            requirement: crate::claims::VersionReq::parse(written, dialect),
             span: crate::skill::code::Span { start: 0, end: 0 },
             origin: Origin::Prose,
         }
