@@ -4,10 +4,10 @@
 //! directories), counts languages by file extension and reads only manifest-like files. The
 //! result, [`Project`], is everything the SG4xx rules need, so that no rule does I/O.
 
-mod collect;
 mod dotnet;
 mod ecosystem;
 mod go;
+mod input;
 mod jvm;
 mod locate;
 mod npm;
@@ -17,6 +17,7 @@ mod python;
 mod ruby;
 mod runtimes;
 mod rust;
+mod sink;
 mod toml_doc;
 mod tools;
 pub mod version;
@@ -193,7 +194,7 @@ pub fn scan(root: &Path) -> Result<Project, ScanError> {
     if !meta.is_dir() {
         return Err(ScanError::NotADirectory(root.to_path_buf()));
     }
-    let mut sink = collect::Sink::new(root);
+    let mut sink = sink::Sink::new(root);
     let languages = walk::walk(root, &mut sink);
     Ok(sink.finish(languages))
 }
@@ -219,7 +220,7 @@ impl Project {
         ecosystem: Ecosystem,
         name: &str,
     ) -> impl Iterator<Item = &Dependency> + Clone {
-        let name = collect::canonical_name(ecosystem, name);
+        let name = sink::canonical_name(ecosystem, name);
         self.dependencies
             .iter()
             .filter(move |d| d.ecosystem == ecosystem && d.name == name)
