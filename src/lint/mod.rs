@@ -21,7 +21,7 @@ use crate::skill::{Skill, SourceFile};
 
 pub use fit::{Fit, StackFit};
 
-pub use rules::RULES;
+pub use rules::{ApiHit, ApiMatcher, PatternError, RULES};
 
 /// A rule family, by the hundreds digit of its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,8 +7,8 @@ use skillgate::knowledge::{
     ApiChange, ApiFile, Knowledge, Pattern, RULE_FILES, example_mentions_pattern, knowledge,
     validate,
 };
+use skillgate::lint::ApiMatcher;
 use skillgate::project::Ecosystem;
-use skillgate::skill::code::ApiMatcher;
 use skillgate::skill::code::{CodeSnippet, extract_facts};
 
 /// Paths of every `.toml` file under `dir`, relative to it, with `/` separators.

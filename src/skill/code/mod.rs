@@ -8,7 +8,6 @@
 //! skill's own lines. Extraction never panics: an unknown tag yields empty facts, an
 //! oversized block is skipped and says so, and tree-sitter recovers from syntax errors.
 
-mod api;
 mod docker;
 mod go;
 mod gradle;
@@ -24,8 +23,6 @@ mod yaml;
 use tree_sitter::{Node, Parser};
 
 use crate::project::Ecosystem;
-
-pub use api::{ApiHit, ApiMatcher, PatternError, keep_strongest};
 
 /// Blocks larger than this are not parsed: no skill example needs more, and the limit keeps
 /// extraction time bounded whatever the input.
