@@ -6,8 +6,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::facts::{CodeFacts, ManifestEntry, TextRun};
 use super::markup::quoted_values;
-use super::{CodeFacts, ManifestEntry, Source, TextRun};
+use super::syntax::Source;
 use crate::project::Ecosystem;
 
 /// `id 'x' version '1'`, `id("x") version "1"`, `id("x").version("1")`.

@@ -5,7 +5,8 @@
 
 use tree_sitter::Node;
 
-use super::{CodeFacts, Install, Source, Span, normalise_pypi, pep508, unquote, walk};
+use super::facts::{CodeFacts, Install, Span};
+use super::syntax::{Source, normalise_pypi, pep508, unquote, walk};
 use crate::project::Ecosystem;
 
 /// Collects the installs of a bash tree.
@@ -236,7 +237,7 @@ fn poetry(args: &[Word]) -> Vec<Install> {
                     (name, nonempty(rest))
                 }
             };
-            super::pypi_name(name)?;
+            super::syntax::pypi_name(name)?;
             Some(Install {
                 manager: "poetry",
                 ecosystem: Ecosystem::Pypi,
