@@ -32,8 +32,8 @@ fn main() {
     );
 
     let started = Instant::now();
-    let found = mine::discover(&repo, &Range::Last(last), &[], mine::DEFAULT_MAX_LINES)
-        .expect("discovery");
+    let found =
+        mine::discover(&repo, &Range::Last(last), &[], mine::DEFAULT_MAX_LINES).expect("discovery");
     let discovery = started.elapsed().as_secs_f64() * 1000.0;
     let candidates: Vec<&Commit> = found
         .iter()
@@ -54,7 +54,11 @@ fn main() {
         candidates.len(),
         discovery / found.len().max(1) as f64,
         discovery / candidates.len().max(1) as f64,
-        if discovery < DISCOVERY_BUDGET_MS { "met" } else { "NOT met" }
+        if discovery < DISCOVERY_BUDGET_MS {
+            "met"
+        } else {
+            "NOT met"
+        }
     );
     for (reason, n) in &reasons {
         println!("  dropped {n:>4}  {reason}");
@@ -110,7 +114,8 @@ fn generate(repo: &Path, commits: usize) {
             files.push(("pkg/__init__.py".into(), "\n".into()));
             files.push(("tests/__init__.py".into(), "\n".into()));
         }
-        let message = format!("Change module {module} ({i})\n\nStep {i} of the generated history.\n");
+        let message =
+            format!("Change module {module} ({i})\n\nStep {i} of the generated history.\n");
         write!(
             stream,
             "commit refs/heads/main\ncommitter Dev <dev@example.com> {} +0000\ndata {}\n{message}",

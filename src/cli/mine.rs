@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::eval::EvalError;
-use crate::eval::args::Backend;
+use super::Error;
+use super::eval_args::BackendArg;
+use crate::eval::Backend;
 use crate::mine::history::Range;
 use crate::mine::{self, DEFAULT_MAX_LINES, MineError, MineOptions};
 
@@ -49,17 +50,17 @@ pub(super) struct MineArgs {
     /// Sandbox backend proving each task (the verifier fails on the base and passes after
     /// the oracle, twice each).
     #[arg(long, value_enum, default_value = "docker")]
-    backend: Backend,
+    backend: BackendArg,
 }
 
 /// Mines, printing each candidate with kept or the reason it was dropped.
-pub(super) fn run(args: &MineArgs) -> Result<ExitCode, EvalError> {
+pub(super) fn run(args: &MineArgs) -> Result<ExitCode, Error> {
     if args.max == 0 {
-        return Err(EvalError::Usage("--max must be at least 1".into()));
+        return Err(Error::usage("--max must be at least 1", None));
     }
     let range = match (&args.since, args.last) {
         (Some(rev), _) => Range::Since(rev.clone()),
-        (None, Some(0)) => return Err(EvalError::Usage("--last must be at least 1".into())),
+        (None, Some(0)) => return Err(Error::usage("--last must be at least 1", None)),
         (None, last) => Range::Last(last.unwrap_or(100)),
     };
     let options = MineOptions {
@@ -72,14 +73,16 @@ pub(super) fn run(args: &MineArgs) -> Result<ExitCode, EvalError> {
         test_cmd: args.test_cmd.clone(),
         image: args.image.clone(),
     };
-    let logs =
-        tempfile::tempdir().map_err(|e| EvalError::io("creating", "a temporary folder", e))?;
-    let sandbox = crate::eval::sandbox_for(args.backend, &crate::eval::run_id(logs.path()), None)?;
+    let logs = tempfile::tempdir()
+        .map_err(|e| crate::eval::EvalError::io("creating", "a temporary folder", e))?;
+    let backend = Backend::from(args.backend);
+    let sandbox = crate::eval::sandbox_for(backend, &crate::eval::run_id(logs.path()), None)?;
     let mut print = |c: &mine::Candidate| println!("{c}");
     let candidates = mine::mine(&options, sandbox.as_ref(), &mut print).map_err(|e| match e {
-        MineError::Eval(e) => e,
-        MineError::Usage(m) => EvalError::Usage(m),
-        other => EvalError::Sandbox(other.to_string()),
+        // Interruptions and sandbox failures end the command as they end `eval`.
+        MineError::Eval(e) => Error::from(e),
+        MineError::Usage(message) => Error::usage(message, None),
+        other => Error::Mine(other),
     })?;
     let kept = candidates.iter().filter(|c| c.result.is_ok()).count();
     eprintln!(

@@ -2,26 +2,26 @@
 //! facts.
 
 mod concise;
-pub mod eval_table;
 mod github;
 pub mod html;
 mod human;
-mod json;
+pub mod json;
 mod markdown;
 mod sarif;
+pub mod verdict_text;
 
 use std::path::Path;
 
 use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
-use crate::lint::fit::{self, StackFit};
-use crate::project::{Project, RuntimeKind};
+use crate::lint::fit::StackFit;
+use crate::project::{Ecosystem, Project, RuntimeKind};
 use crate::skill::{Skill, SourceFile};
 use crate::verdict::{Basis, Decision, Verdict};
 
 /// Output formats of `skillgate check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Diagnostics with source lines, labels and help (the default).
     Human,
@@ -92,7 +92,11 @@ impl ProjectSummary {
         let names = |tools: &[crate::project::Tool]| tools.iter().map(|t| t.name.clone()).collect();
         ProjectSummary {
             root: display(&project.root),
-            ecosystems: project.ecosystems().into_iter().map(fit::name).collect(),
+            ecosystems: project
+                .ecosystems()
+                .into_iter()
+                .map(Ecosystem::as_str)
+                .collect(),
             runtimes: project
                 .runtimes
                 .iter()
