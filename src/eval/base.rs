@@ -120,3 +120,83 @@ fn git_text(repo: &Path, args: &[&str]) -> Result<String, String> {
         Err(String::from_utf8_lossy(&out.stderr).trim().to_owned())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(dir)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    fn task(root: &Path, name: &str, base: &str) -> Task {
+        let dir = root.join(name);
+        std::fs::create_dir_all(dir.join("tests")).unwrap();
+        std::fs::write(
+            dir.join("task.toml"),
+            format!("[metadata]\nbase_commit = \"{base}\"\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("instruction.md"), "Do it.\n").unwrap();
+        Task::load(&dir).unwrap()
+    }
+
+    #[test]
+    fn a_task_starts_from_its_base_commit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        std::fs::create_dir_all(&repo).unwrap();
+        git(&repo, &["init", "-q"]);
+        std::fs::write(repo.join("a.txt"), "old\n").unwrap();
+        git(&repo, &["add", "-A"]);
+        git(
+            &repo,
+            &[
+                "-c",
+                "user.name=A",
+                "-c",
+                "user.email=a@b",
+                "commit",
+                "-qm",
+                "one",
+            ],
+        );
+        let first = git(&repo, &["rev-parse", "HEAD"]);
+        std::fs::write(repo.join("a.txt"), "new\n").unwrap();
+        git(
+            &repo,
+            &[
+                "-c",
+                "user.name=A",
+                "-c",
+                "user.email=a@b",
+                "commit",
+                "-qam",
+                "two",
+            ],
+        );
+
+        let based = task(tmp.path(), "based", &first);
+        let plain = task(tmp.path(), "plain", " ");
+        assert_eq!(plain.base_commit(), None);
+        let bases = Bases::load(&repo, &[based.clone(), plain.clone()]).unwrap();
+        assert_eq!(bases.commits().collect::<Vec<_>>(), [first.as_str()]);
+        let mut head = Bundle::new();
+        head.add_bytes("a.txt", "new\n", false);
+        let files = bases.for_task(&based, &head);
+        assert_eq!(files.entries().len(), 1);
+        assert_eq!(files.entries()[0].read().unwrap(), b"old\n");
+        assert_eq!(bases.for_task(&plain, &head), &head);
+
+        let missing = task(tmp.path(), "missing", &"0".repeat(40));
+        let err = Bases::load(&repo, &[missing]).unwrap_err().to_string();
+        assert!(err.contains("is not in this repository"), "{err}");
+    }
+}
