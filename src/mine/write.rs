@@ -296,8 +296,7 @@ fn task_toml(commit: &Commit, base: &str, image: &str) -> String {
         "# Mined from commit {short}; the workspace is the repository at its parent.\n\
          version = \"1.0\"\n\n[metadata]\ncategory = \"mined\"\ntags = [\"mined\"]\n\
          source_commit = {source}\n{key} = {base}\n\n[agent]\ntimeout_sec = {agent:.1}\n\n\
-         [verifier]\ntimeout_sec = {verifier:.1}\n\n[environment]\ndocker_image = {image}\n\
-         allow_internet = false\n",
+         [verifier]\ntimeout_sec = {verifier:.1}\n\n[environment]\ndocker_image = {image}\n",
         short = commit.short(),
         source = q(&commit.id),
         key = crate::eval::base::BASE_COMMIT_KEY,
