@@ -42,6 +42,10 @@ const TRAILERS: &[&str] = &[
     "bug",
 ];
 
+/// One file of a commit: its path and, unless the commit deleted it, its contents and
+/// whether it is executable.
+type FileAt = (String, Option<(Vec<u8>, bool)>);
+
 /// How to write tasks.
 #[derive(Debug, Clone, Default)]
 pub struct Writer {
@@ -141,13 +145,12 @@ impl Writer {
 
     /// The commit's test files (`tests`) or every other file, each with its contents and
     /// executable bit at the commit, or `None` when the commit deleted it.
-    #[allow(clippy::type_complexity)]
     fn files_at(
         &self,
         repo: &Path,
         commit: &Commit,
         tests: bool,
-    ) -> Result<Vec<(String, Option<(Vec<u8>, bool)>)>, MineError> {
+    ) -> Result<Vec<FileAt>, MineError> {
         let paths: Vec<&str> = commit
             .files
             .iter()
@@ -307,12 +310,7 @@ fn task_toml(commit: &Commit, base: &str, image: &str) -> String {
     )
 }
 
-#[allow(clippy::type_complexity)]
-fn test_sh(
-    commit: &Commit,
-    tests: &[(String, Option<(Vec<u8>, bool)>)],
-    commands: &[String],
-) -> String {
+fn test_sh(commit: &Commit, tests: &[FileAt], commands: &[String]) -> String {
     let mut s = format!(
         "#!/bin/sh\n# Verifier mined from commit {}: its test files, copied into the workspace, then\n\
          # the tests they hold. Runs from the workspace root; exit 0 = pass.\nset -eu\n\
@@ -332,8 +330,7 @@ fn test_sh(
     s
 }
 
-#[allow(clippy::type_complexity)]
-fn solve_sh(commit: &Commit, sources: &[(String, Option<(Vec<u8>, bool)>)]) -> String {
+fn solve_sh(commit: &Commit, sources: &[FileAt]) -> String {
     let mut s = format!(
         "#!/bin/sh\n# Oracle mined from commit {}: applies its change outside the tests (every file\n\
          # it changed, as it left them). Runs from the workspace root.\nset -eu\n\
@@ -349,8 +346,7 @@ fn solve_sh(commit: &Commit, sources: &[(String, Option<(Vec<u8>, bool)>)]) -> S
     s
 }
 
-#[allow(clippy::type_complexity)]
-fn write_tree(root: &Path, files: &[(String, Option<(Vec<u8>, bool)>)]) -> Result<(), MineError> {
+fn write_tree(root: &Path, files: &[FileAt]) -> Result<(), MineError> {
     for (path, contents) in files {
         if let Some((bytes, executable)) = contents {
             write(&root.join(path), bytes, *executable)?;
