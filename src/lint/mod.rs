@@ -125,6 +125,7 @@ pub struct Context<'a> {
     /// stay silent without it.
     pub project: Option<&'a Project>,
     analysis: OnceCell<Analysis>,
+    security: OnceCell<rules::security::Scan<'a>>,
 }
 
 impl<'a> Context<'a> {
@@ -135,6 +136,7 @@ impl<'a> Context<'a> {
             config,
             project,
             analysis: OnceCell::new(),
+            security: OnceCell::new(),
         }
     }
 

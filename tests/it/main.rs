@@ -11,6 +11,7 @@ mod inputs;
 mod knowledge;
 mod project;
 mod rules;
+mod security;
 mod sequential;
 mod stats;
 mod support;
