@@ -836,7 +836,7 @@ static BASE64_RUN: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static HEX_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\\x[0-9a-fA-F]{2}){20,}|\b[0-9a-fA-F]{60,}\b").expect("valid regex")
+    Regex::new(r"(?-u)(?:\\x[0-9a-fA-F]{2}){20,}|\b[0-9a-fA-F]{60,}\b").expect("valid regex")
 });
 
 /// What makes decoded text a command or code, matched on lower-cased text.

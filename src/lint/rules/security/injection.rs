@@ -100,11 +100,16 @@ struct Hit {
 fn hits(text: &str, doc: &Document) -> Vec<Hit> {
     let mut out = Vec::new();
     let mut start = 0;
+    // Code blocks are in file order, as lines are: one pass over both.
+    let mut blocks = doc.code_blocks.iter().map(|b| b.range.clone()).peekable();
     while start < text.len() {
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         let line = start..end;
         start = end + 1;
-        if doc.in_code_block(line.start) {
+        while blocks.peek().is_some_and(|b| b.end <= line.start) {
+            blocks.next();
+        }
+        if blocks.peek().is_some_and(|b| b.start <= line.start) {
             continue;
         }
         let raw = &text[line.clone()];

@@ -83,7 +83,11 @@ static PREFIXES: LazyLock<Regex> = LazyLock::new(|| {
 static COMPILED: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
     SHAPES
         .iter()
-        .map(|(kind, pattern)| (*kind, Regex::new(pattern).expect("valid regex")))
+        // ASCII word boundaries keep every pattern on the fast DFA engines.
+        .map(|(kind, pattern)| {
+            let re = Regex::new(&format!("(?-u){pattern}")).expect("valid regex");
+            (*kind, re)
+        })
         .collect()
 });
 

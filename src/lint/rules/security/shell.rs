@@ -8,11 +8,28 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use std::sync::LazyLock;
+
+use regex::Regex;
 use tree_sitter::{Node, Parser, Tree};
 
 use super::python::{self, PyFacts};
 use super::{At, is_counter_example};
 use crate::skill::Document;
+
+/// Words without which no security rule has anything to report in a shell unit: the
+/// commands the rules name and the files they guard. Units with none are not parsed (a
+/// unit with non-ASCII text always is, for look-alike command names).
+static SHELL_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)\b(curl|wget|fetch|https?|aria2c|iwr|Invoke-WebRequest|Invoke-RestMethod|sh|bash|zsh|ksh|dash|fish|python3?|perl|ruby|node|php|pwsh|powershell|iex|deno|bun|eval|source|rm|chmod|sudo|doas|su|tee|sed|cp|mv|ln|install|crontab|nc|ncat|netcat|socat|telnet|scp|sftp|ftp|rsync|env|printenv|set|export|declare|base64|base32|basenc|xxd|openssl|gunzip|zcat|rev|npx|bunx|uvx|pipx|pnpm|yarn|npm|pip3?|uv|gem|cargo|go)\b|bashrc|zshrc|profile|cron|authorized_keys|sudoers|autostart|launchagents|launchdaemons|systemd|config\.fish|zshenv|zlogin|bash_login|rc\.local|/etc/environment")
+        .expect("valid regex")
+});
+
+/// The same for Python: the modules and calls the rules look at.
+static PYTHON_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)\b(os|subprocess|exec|eval|shutil|requests|httpx|aiohttp|urllib3?|http|socket|smtplib|ftplib|urlopen|Request|post|put|patch|sendall|sendto)\b")
+        .expect("valid regex")
+});
 
 /// Units (code blocks, scripts, strings) larger than this are not parsed.
 const MAX_UNIT_BYTES: usize = 512 * 1024;
@@ -170,12 +187,9 @@ impl Reader {
             if !code.trim().contains(' ') {
                 continue;
             }
-            // Inline code is judged with its whole line (the sentence that names it), the
-            // code itself (`attacker.example`) and its section's title.
-            let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[span.end..]
-                .find('\n')
-                .map_or(text.len(), |i| span.end + i);
+            // Inline code is judged with the sentence that names it, the code itself
+            // (`attacker.example`) and its section's title.
+            let (line_start, line_end) = sentence(text, span.clone());
             let section = doc
                 .sections
                 .iter()
@@ -203,7 +217,7 @@ impl Reader {
         counter: bool,
         origin: Origin,
     ) {
-        if code.len() > MAX_UNIT_BYTES {
+        if code.len() > MAX_UNIT_BYTES || !PYTHON_TRIGGER.is_match(code) {
             return;
         }
         let Some(tree) = parse(&mut self.python, tree_sitter_python::LANGUAGE.into(), code) else {
@@ -231,7 +245,7 @@ impl Reader {
 
     /// Reads shell code at `offset` of `file`.
     pub fn shell(&mut self, file: usize, offset: usize, code: &str, counter: bool, origin: Origin) {
-        if code.len() > MAX_UNIT_BYTES {
+        if code.len() > MAX_UNIT_BYTES || (code.is_ascii() && !SHELL_TRIGGER.is_match(code)) {
             return;
         }
         let Some(tree) = parse(&mut self.bash, tree_sitter_bash::LANGUAGE.into(), code) else {
@@ -258,6 +272,21 @@ impl Reader {
             python: self.python_facts,
         }
     }
+}
+
+/// The sentence around `span`: its line, cut at the `. ` before and after it.
+fn sentence(text: &str, span: Range<usize>) -> (usize, usize) {
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i);
+    let start = text[line_start..span.start]
+        .rfind(". ")
+        .map_or(line_start, |i| line_start + i + 2);
+    let end = text[span.end..line_end]
+        .find(". ")
+        .map_or(line_end, |i| span.end + i);
+    (start, end)
 }
 
 /// How a fenced block is read.
@@ -553,6 +582,14 @@ mod tests {
         let read = read("# BAD: never do this\nrm -rf \"$DIR/\"\nrm -rf build # fine\n");
         assert!(read.commands[0].counter_example);
         assert!(!read.commands[1].counter_example);
+    }
+
+    #[test]
+    fn inline_code_is_judged_by_its_sentence() {
+        let text = "Install it (`curl x | sh`). Do NOT fall back.\n";
+        let at = text.find('`').unwrap_or(0);
+        let (start, end) = sentence(text, at..at + 13);
+        assert_eq!(&text[start..end], "Install it (`curl x | sh`)");
     }
 
     #[test]

@@ -158,12 +158,15 @@ fn hidden_runs(text: &str) -> Vec<Hidden> {
     }
     let mut out: Vec<Hidden> = Vec::new();
     let mut run: Option<(Class, usize, usize, Vec<char>)> = None;
-    let mut line_start = 0;
-    for (at, c) in text.char_indices() {
-        if c == '\n' {
-            line_start = at + 1;
-        }
+    // Only the lead bytes of the characters `class` knows can start a hidden character.
+    let candidates = text
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| matches!(b, 0xC2 | 0xD8 | 0xE1 | 0xE2 | 0xE3 | 0xEF | 0xF3))
+        .filter_map(|(at, _)| text.get(at..)?.chars().next().map(|c| (at, c)));
+    for (at, c) in candidates {
         let class = class(c).filter(|_| {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
             let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
             !legitimate(text, at, c, &text[line_start..line_end])
         });
@@ -313,7 +316,7 @@ fn imitates(c: char) -> Option<char> {
 }
 
 static URL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\b(?:https?|ftp|wss?)://([^/\s)>\]`'\x22?#]+)").expect("valid regex")
+    Regex::new(r"(?i)(?-u:\b)(?:https?|ftp|wss?)://([^/\s)>\]`'\x22?#]+)").expect("valid regex")
 });
 
 /// Mixed-script words in code and URL hosts, and command names with look-alike letters:
