@@ -20,8 +20,9 @@ pub const HIDDEN_UNICODE: Rule = Rule {
            (U+202A–U+202E, U+2066–U+2069), Unicode tag characters (U+E0000–U+E007F, decoding \
            the text they hide), and zero-width or invisible characters (U+200B, U+2060, \
            U+FEFF after the start, soft hyphens, Hangul fillers) as warnings. Zero-width \
-           joiners inside emoji and non-Latin words, direction marks in right-to-left text and \
-           the tags of a subdivision flag emoji are legitimate and pass. Each finding names the \
+           joiners inside emoji and non-Latin words, direction marks in right-to-left text, \
+           the tags of a subdivision flag emoji and a zero-width space that escapes a code \
+           fence are legitimate and pass. Each finding names the \
            position and the code point.",
     why: "A model reads these characters; a reviewer does not see them. Tags can carry a whole \
           hidden instruction, and bidirectional overrides make a command display differently \
