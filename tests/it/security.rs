@@ -91,3 +91,22 @@ fn messages_name_the_code_point_and_mask_secrets() {
         "the token value must not be printed"
     );
 }
+
+#[test]
+fn exfiltration_points_at_the_read_as_well_as_the_send() {
+    let (_, out, _) = run(&[
+        "check",
+        "fixtures/skills/security-malicious",
+        "--select",
+        "SG606",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
+    assert!(
+        out.contains("`cat` reads AWS credentials (~/.aws/credentials) here"),
+        "{out}"
+    );
+    assert!(out.contains("`env` reads the whole environment here"));
+}

@@ -150,15 +150,26 @@ pub const CREDENTIAL_EXFILTRATION: Rule = Rule {
     check: |cx, out| {
         let scan = scan(cx);
         for command in scan.commands.iter().filter(|c| !c.counter_example) {
-            if let Some(what) = exfiltrated(scan, command) {
-                report(
+            if let Some((what, reader)) = exfiltrated(scan, command) {
+                let finding = report(
                     out,
                     scan,
                     command.at.file,
                     command.at.span.clone(),
                     format!("`{}` sends {what} over the network", command.name()),
-                )
-                .help("never send credentials anywhere; if the skill needs a service, have the user configure its token");
+                );
+                if let Some(reader) = reader {
+                    let file = scan.files[reader.at.file].source;
+                    finding.related(
+                        file,
+                        reader.at.span.clone(),
+                        format!(
+                            "`{}` reads {what} here",
+                            reader.words.first().map_or("", |w| w.text.as_str())
+                        ),
+                    );
+                }
+                finding.help("never send credentials anywhere; if the skill needs a service, have the user configure its token");
             }
         }
         for facts in scan.python.iter().filter(|f| !f.counter_example) {
@@ -506,23 +517,29 @@ fn persistence(command: &Command) -> Option<(Range<usize>, String)> {
 }
 
 /// What credentials a network command sends, if any.
-fn exfiltrated(scan: &Scan<'_>, command: &Command) -> Option<String> {
+/// What credentials a network command sends, and the command that reads them when it is
+/// another one.
+fn exfiltrated<'s>(scan: &'s Scan<'_>, command: &Command) -> Option<(String, Option<&'s Command>)> {
     if !SENDERS.contains(&command.name()) {
         return None;
     }
     if let Some(what) = sensitive_argument(command) {
-        return Some(what.to_owned());
+        return Some((what.to_owned(), None));
     }
-    let mut what = None;
-    let fed = fed_by(scan, command, |c| {
-        let found = reads_credentials(c);
-        if what.is_none() {
-            what = found.map(str::to_owned);
+    let mut source = None;
+    fed_by(scan, command, |c| {
+        let found = reads_credentials(c).is_some();
+        if found && source.is_none() {
+            source = Some(c as *const Command);
         }
-        found.is_some()
+        found
     });
-    if fed {
-        return what;
+    let fed = scan
+        .commands
+        .iter()
+        .find(|c| source.is_some_and(|p| std::ptr::eq(*c, p)));
+    if let Some(reader) = fed {
+        return reads_credentials(reader).map(|what| (what.to_owned(), Some(reader)));
     }
     // A variable assigned from a credential read, used in the command's arguments.
     scan.assignments
@@ -544,9 +561,8 @@ fn exfiltrated(scan: &Scan<'_>, command: &Command) -> Option<String> {
                         && a.at.span.start <= c.at.span.start
                         && c.at.span.end <= a.at.span.end
                 })
-                .find_map(reads_credentials)
+                .find_map(|c| reads_credentials(c).map(|what| (what.to_owned(), Some(c))))
         })
-        .map(str::to_owned)
 }
 
 /// `$KEY` in `text`, not as the prefix of a longer name (`$KEYS`).
