@@ -12,6 +12,7 @@ use std::ops::Range;
 
 use regex::Regex;
 
+pub use self::project::{ApiHit, ApiMatcher, PatternError};
 use super::Rule;
 use crate::skill::Skill;
 
