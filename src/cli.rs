@@ -12,7 +12,7 @@ use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES, Rule, Selection};
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
-use crate::skill::Skill;
+use crate::skill::{Skill, discover};
 use crate::verdict;
 
 /// Decide whether an agent skill should be injected into an agent working on your repository.
@@ -81,6 +81,19 @@ enum Command {
     },
     /// Render the verdict of an evaluation run from its run directory alone.
     Report(ReportArgs),
+    /// Check every skill below some folders in parallel: one row per skill, findings across
+    /// the set (duplicates, a crowded skill listing), and a summary.
+    ///
+    /// A folder that holds a SKILL.md is one skill; folders below are searched, hidden ones
+    /// included (.claude/skills/, .agents/skills/), but not .git, node_modules or what
+    /// .gitignore excludes. An unreadable skill is a row with its error, and counts as an
+    /// error for --fail-on. With --shard K/N one of N jobs audits its share; `skillgate merge`
+    /// combines their outputs into exactly what one job would have printed.
+    #[command(after_long_help = audit::AUDIT_EXAMPLES)]
+    Audit(audit::AuditArgs),
+    /// Combine the JSON or JSON-lines outputs of `skillgate audit` (the shards of one split)
+    /// into one audit, as a single run would have printed it.
+    Merge(audit::MergeArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -168,6 +181,7 @@ enum ColorChoice {
     Never,
 }
 
+mod audit;
 mod evaluate;
 
 /// Exit status for usage and input errors.
@@ -195,6 +209,8 @@ pub fn main() -> ExitCode {
             command: TasksCommand::Check(args),
         } => finish(evaluate::tasks_check(&args)),
         Command::Report(args) => finish(evaluate::report(&args)),
+        Command::Audit(args) => audit::run(&args),
+        Command::Merge(args) => audit::merge(&args),
     }
 }
 
@@ -246,11 +262,21 @@ fn check(args: &CheckArgs) -> ExitCode {
     let mut input_error = false;
     let mut skills = Vec::with_capacity(args.skills.len());
     for path in &args.skills {
-        match Skill::load(path) {
-            Ok(skill) => skills.push(skill),
+        let found = match discover::skills(path) {
+            Ok(found) => found,
             Err(e) => {
                 eprintln!("error: {e}");
                 input_error = true;
+                continue;
+            }
+        };
+        for path in found {
+            match Skill::load(&path) {
+                Ok(skill) => skills.push(skill),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    input_error = true;
+                }
             }
         }
     }

@@ -43,6 +43,9 @@ pub struct Config {
     /// When the verdict is `inject`.
     #[serde(default)]
     pub verdict: crate::verdict::VerdictPolicy,
+    /// Set-level limits of `skillgate audit`.
+    #[serde(default)]
+    pub audit: crate::audit::AuditSettings,
 }
 
 /// When a run fails.
@@ -169,6 +172,9 @@ impl Config {
             .verdict
             .validate()
             .map_err(|e| invalid(e.to_string()))?;
+        if let Some(problem) = config.audit.problem() {
+            return Err(invalid(problem));
+        }
         Ok(config)
     }
 

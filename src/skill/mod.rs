@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod claims;
 pub mod code;
+pub mod discover;
 pub mod error;
 pub mod frontmatter;
 pub mod markdown;
