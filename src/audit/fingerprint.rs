@@ -31,14 +31,11 @@ impl Fingerprint {
     /// Summarise a description and a body.
     pub fn of(description: Option<&str>, body: &str) -> Fingerprint {
         let description = description
-            .map(|d| normalise(d))
+            .map(normalise)
             .filter(|d| !d.is_empty())
             .map(|d| format!("{:016x}", fnv1a(d.as_bytes())))
             .unwrap_or_default();
-        let body = signature(body)
-            .iter()
-            .map(|v| format!("{v:04x}"))
-            .collect();
+        let body = signature(body).iter().map(|v| format!("{v:04x}")).collect();
         Fingerprint { description, body }
     }
 
@@ -87,9 +84,7 @@ fn signature(body: &str) -> [u16; BUCKETS] {
         .collect();
     let mut mins = [u64::MAX; BUCKETS];
     for window in words.windows(SHINGLE_WORDS) {
-        let h = mix(window
-            .iter()
-            .fold(0u64, |acc, &w| acc.rotate_left(13) ^ w));
+        let h = mix(window.iter().fold(0u64, |acc, &w| acc.rotate_left(13) ^ w));
         let bucket = (h >> 58) as usize;
         let value = h & ((1 << 58) - 1);
         mins[bucket] = mins[bucket].min(value);
@@ -137,8 +132,7 @@ pub fn bands(sig: &[u16; BUCKETS]) -> impl Iterator<Item = (usize, u64)> + '_ {
         }
         Some((
             i,
-            band.iter()
-                .fold(0u64, |acc, &v| (acc << 16) | u64::from(v)),
+            band.iter().fold(0u64, |acc, &v| (acc << 16) | u64::from(v)),
         ))
     })
 }

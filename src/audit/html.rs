@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::Audit;
-use super::render::{HEADER, cells, summary_lines};
+use super::render::{HEADER, cells, notes, summary_lines};
 
 /// Bars per histogram.
 const BINS: usize = 10;
@@ -28,7 +28,10 @@ pub(super) fn render(audit: &Audit) -> String {
     let mut out = String::from(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>skillgate audit</title>\n",
     );
-    let _ = writeln!(out, "<style>{STYLE}</style>\n</head>\n<body>\n<h1>skillgate audit</h1>");
+    let _ = writeln!(
+        out,
+        "<style>{STYLE}</style>\n</head>\n<body>\n<h1>skillgate audit</h1>"
+    );
     out.push_str("<ul>\n");
     for line in summary_lines(&audit.summary) {
         let _ = writeln!(out, "<li>{}</li>", escape(&line));
@@ -90,6 +93,19 @@ pub(super) fn render(audit: &Audit) -> String {
         out.push_str("</tr>\n");
     }
     out.push_str("</tbody>\n</table>\n");
+    let notes = notes(audit, |(path, code, message)| match code {
+        "error" => format!("<li>error: {}</li>", escape(message)),
+        _ => format!(
+            "<li><code>{}</code> {code}: {}</li>",
+            escape(path),
+            escape(message)
+        ),
+    });
+    if !notes.trim().is_empty() {
+        out.push_str("<h2>Unreadable skills and set-level findings</h2>\n<ul>\n");
+        out.push_str(notes.trim_end());
+        out.push_str("\n</ul>\n");
+    }
     let _ = writeln!(out, "<script>{SCRIPT}</script>\n</body>\n</html>");
     out
 }

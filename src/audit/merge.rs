@@ -77,7 +77,8 @@ pub fn merge(files: &[PathBuf]) -> Result<Audit, MergeError> {
     let repo_scanned = first.summary.fit.is_some();
     for part in &parts[1..] {
         let s = &part.summary;
-        if s.listing_budget != settings.listing_tokens || s.near_duplicate != settings.near_duplicate
+        if s.listing_budget != settings.listing_tokens
+            || s.near_duplicate != settings.near_duplicate
         {
             return Err(MergeError::Mismatch(format!(
                 "{} was audited with other [audit] settings than {}",

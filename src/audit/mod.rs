@@ -301,7 +301,10 @@ pub fn check_all(paths: &[PathBuf], checker: &Checker<'_>, progress: bool) -> Ve
             slot.unwrap_or_else(|| {
                 failed(
                     path,
-                    format!("{}: internal error while checking this skill", display(path)),
+                    format!(
+                        "{}: internal error while checking this skill",
+                        display(path)
+                    ),
                 )
             })
         })

@@ -84,8 +84,7 @@ pub(super) fn cells(row: &Row) -> [String; 10] {
 
 /// The header of [`cells`].
 pub(super) const HEADER: [&str; 10] = [
-    "name", "tokens", "code", "errors", "warnings", "infos", "security", "fit", "decision",
-    "path",
+    "name", "tokens", "code", "errors", "warnings", "infos", "security", "fit", "decision", "path",
 ];
 
 pub(super) fn decision(row: &Row) -> &'static str {
@@ -143,7 +142,7 @@ fn table(audit: &Audit) -> String {
 
 /// Unreadable skills and set-level findings, one line each, formatted by `line` from
 /// (path, code or `error`, message).
-fn notes(audit: &Audit, line: impl Fn((&str, &str, &str)) -> String) -> String {
+pub(super) fn notes(audit: &Audit, line: impl Fn((&str, &str, &str)) -> String) -> String {
     let mut out = String::new();
     for row in &audit.skills {
         if let Some(error) = &row.error {
@@ -164,17 +163,17 @@ fn notes(audit: &Audit, line: impl Fn((&str, &str, &str)) -> String) -> String {
 /// The summary as sentences, one per line.
 pub(super) fn summary_lines(s: &Summary) -> Vec<String> {
     let mut lines = vec![format!(
-        "{} skills{}: {} errors, {} warnings, {} infos, {} security findings",
-        s.skills,
+        "{}{}: {}, {}, {}, {}",
+        plural(s.skills, "skill"),
         if s.unreadable > 0 {
             format!(" ({} unreadable)", s.unreadable)
         } else {
             String::new()
         },
-        s.errors,
-        s.warnings,
-        s.infos,
-        s.security
+        plural(s.errors, "error"),
+        plural(s.warnings, "warning"),
+        plural(s.infos, "info"),
+        plural(s.security, "security finding"),
     )];
     lines.push(format!(
         "static decision: {} inject, {} skip (nothing evaluated)",
@@ -195,10 +194,10 @@ pub(super) fn summary_lines(s: &Summary) -> Vec<String> {
         ));
     }
     lines.push(format!(
-        "set: {} duplicate names, {} duplicate descriptions, {} near-duplicate bodies; descriptions {} tokens of a {}-token listing budget",
-        s.set.duplicate_names,
-        s.set.duplicate_descriptions,
-        s.set.near_duplicates,
+        "set: {}, {}, {}; descriptions {} tokens of a {}-token listing budget",
+        plural(s.set.duplicate_names, "duplicate name"),
+        plural(s.set.duplicate_descriptions, "duplicate description"),
+        plural(s.set.near_duplicates, "near-duplicate body").replace("bodys", "bodies"),
         s.set.description_tokens,
         s.listing_budget
     ));
@@ -259,7 +258,11 @@ fn markdown(audit: &Audit) -> String {
         HEADER
             .iter()
             .enumerate()
-            .map(|(i, _)| if (1..=6).contains(&i) { "---:|" } else { "---|" })
+            .map(|(i, _)| if (1..=6).contains(&i) {
+                "---:|"
+            } else {
+                "---|"
+            })
             .collect::<String>()
     );
     for row in &audit.skills {
@@ -280,4 +283,13 @@ fn markdown(audit: &Audit) -> String {
 /// A table cell: pipes escaped, line breaks flattened.
 fn markdown_cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// `1 error`, `2 errors`.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

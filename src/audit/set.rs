@@ -125,7 +125,9 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
     for row in rows.iter_mut() {
         row.findings.retain(|f| !f.is_set_level());
     }
-    let readable: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].error.is_none()).collect();
+    let readable: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].error.is_none())
+        .collect();
     let mut counts = SetCounts {
         description_tokens: readable.iter().map(|&i| rows[i].description_tokens).sum(),
         ..SetCounts::default()
@@ -179,7 +181,9 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
                 if best.is_some_and(|(b, _)| b <= j) {
                     break;
                 }
-                let Some(other) = &signatures[j] else { continue };
+                let Some(other) = &signatures[j] else {
+                    continue;
+                };
                 let s = fingerprint::similarity(sig, other);
                 if s >= settings.near_duplicate {
                     best = Some((j, s));
@@ -199,15 +203,12 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
     }
 
     if counts.description_tokens > settings.listing_tokens {
-        let longest = readable
-            .iter()
-            .copied()
-            .max_by(|&a, &b| {
-                rows[a]
-                    .description_tokens
-                    .cmp(&rows[b].description_tokens)
-                    .then(b.cmp(&a))
-            });
+        let longest = readable.iter().copied().max_by(|&a, &b| {
+            rows[a]
+                .description_tokens
+                .cmp(&rows[b].description_tokens)
+                .then(b.cmp(&a))
+        });
         if let Some(i) = longest {
             let message = format!(
                 "the descriptions of the {} skills total {} tokens, over the {}-token listing budget; this one is the longest ({} tokens)",

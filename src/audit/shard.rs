@@ -65,10 +65,7 @@ mod tests {
 
     #[test]
     fn parses_and_refuses() {
-        assert_eq!(
-            "2/4".parse::<Shard>(),
-            Ok(Shard { index: 2, count: 4 })
-        );
+        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
         for bad in ["0/4", "5/4", "1/0", "x/2", "3"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }

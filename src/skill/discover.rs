@@ -46,9 +46,9 @@ pub fn skills(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
 fn has_manifest(dir: &Path) -> bool {
     dir.join("SKILL.md").is_file()
         || fs::read_dir(dir).is_ok_and(|entries| {
-            entries.filter_map(Result::ok).any(|e| {
-                is_manifest_name(Path::new(&e.file_name())) && e.path().is_file()
-            })
+            entries
+                .filter_map(Result::ok)
+                .any(|e| is_manifest_name(Path::new(&e.file_name())) && e.path().is_file())
         })
 }
 
@@ -106,7 +106,12 @@ mod tests {
     fn rels(root: &Path, found: &[PathBuf]) -> Vec<String> {
         found
             .iter()
-            .map(|p| p.strip_prefix(root).expect("below").to_string_lossy().into_owned())
+            .map(|p| {
+                p.strip_prefix(root)
+                    .expect("below")
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect()
     }
 
@@ -139,9 +144,9 @@ mod tests {
     fn a_skill_folder_or_file_is_itself() {
         let dir = tree(&["s/SKILL.md", "s/sub/SKILL.md"]);
         let s = dir.path().join("s");
-        assert_eq!(skills(&s).expect("skill"), [s.clone()]);
+        assert_eq!(skills(&s).expect("skill"), vec![s.clone()]);
         let file = s.join("SKILL.md");
-        assert_eq!(skills(&file).expect("skill"), [file.clone()]);
+        assert_eq!(skills(&file).expect("skill"), vec![file]);
     }
 
     #[test]

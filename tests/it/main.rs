@@ -1,5 +1,6 @@
 //! skillgate's integration tests: one binary, one module per area.
 
+mod audit;
 mod cli;
 mod code;
 mod eval;
@@ -9,6 +10,7 @@ mod fit;
 mod formats;
 mod inputs;
 mod knowledge;
+mod packs;
 mod project;
 mod rules;
 mod sequential;
