@@ -202,7 +202,10 @@ pub fn main() -> ExitCode {
         }
         Command::Rule { code } => match lint::rule(&code) {
             Some(rule) => print(&rule_text(rule)),
-            None => fail(&format!("no rule {code:?}; `skillgate rules` lists them")),
+            None => match crate::audit::set::rule(&code) {
+                Some(rule) => print(&rule.text()),
+                None => fail(&format!("no rule {code:?}; `skillgate rules` lists them")),
+            },
         },
         Command::Eval(command) => finish(evaluate::run(*command)),
         Command::Tasks {

@@ -103,6 +103,24 @@ pub const SET_RULES: &[&SetRule] = &[
     &CROWDED_LISTING,
 ];
 
+/// Look a set-level rule up by code (`SG701`) or name, case-insensitively.
+pub fn rule(key: &str) -> Option<&'static SetRule> {
+    SET_RULES
+        .iter()
+        .copied()
+        .find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+}
+
+impl SetRule {
+    /// What `skillgate rule` prints for it.
+    pub fn text(&self) -> String {
+        format!(
+            "{} {} (set, {} by default)\n\n{}.\n\nWhy\n  {}\n\n`skillgate audit` reports it across the skills it checks, on the later skill of a pair (in path order); see [audit] in skillgate.toml for its limits.\n",
+            self.code, self.name, self.severity, self.summary, self.why
+        )
+    }
+}
+
 /// Counts of what the set-level rules found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SetCounts {
