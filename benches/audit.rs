@@ -119,9 +119,9 @@ fn real_folder(bin: &str, dir: &Path) {
                 );
             }
         }
-        None => println!(
-            "skill-scanner: not installed (pip install cisco-ai-skill-scanner), no ratio"
-        ),
+        None => {
+            println!("skill-scanner: not installed (pip install cisco-ai-skill-scanner), no ratio")
+        }
     }
 }
 
@@ -143,7 +143,10 @@ fn timed(mut cmd: Command, runs: usize) -> Cost {
         if let Ok(status) = status
             && status.code().is_none_or(|c| c > 1)
         {
-            println!("  ({} exited with {status})", cmd.get_program().to_string_lossy());
+            println!(
+                "  ({} exited with {status})",
+                cmd.get_program().to_string_lossy()
+            );
         }
     }
     let measured = Path::new("/usr/bin/time")
