@@ -24,12 +24,12 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
-use crate::config::Config;
-use crate::lint::{self, Selection};
+use crate::finding::Severity;
+use crate::lint;
 use crate::project::Project;
 use crate::render::display;
 use crate::skill::{LoadError, Skill, discover, tokens};
-use crate::verdict::{self, Decision};
+use crate::verdict::{self, Decision, VerdictPolicy};
 
 pub use fingerprint::Fingerprint;
 pub use row::{FindingRecord, Row, RowFit};
@@ -127,9 +127,9 @@ impl Audit {
         }
     }
 
-    /// Whether any row fails the audit at `fail_on`.
-    pub fn fails(&self, fail_on: crate::config::FailOn) -> bool {
-        self.skills.iter().any(|r| r.fails(fail_on))
+    /// Whether any row fails a run that fails on the severities `fails` accepts.
+    pub fn fails(&self, fails: impl Fn(Severity) -> bool + Copy) -> bool {
+        self.skills.iter().any(|r| r.fails(fails))
     }
 }
 
@@ -172,10 +172,10 @@ fn relative(root: &Path, path: &Path) -> String {
 
 /// What every row is checked with.
 pub struct Checker<'a> {
-    /// Rule selection, severities, limits and the verdict policy.
-    pub config: &'a Config,
-    /// Which rules run.
-    pub selection: &'a Selection,
+    /// Rule selection, severities, limits and frontmatter policy.
+    pub settings: &'a lint::Settings,
+    /// The policy of the static decision.
+    pub policy: &'a VerdictPolicy,
     /// The repository, scanned once, when `--repo` was given.
     pub project: Option<&'a Project>,
 }
@@ -204,8 +204,8 @@ impl Checker<'_> {
     }
 
     fn checked(&self, skill: &Skill) -> Row {
-        let review = lint::review(skill, self.config, self.project, self.selection);
-        let verdict = verdict::decide(&self.config.verdict, &review.findings, None);
+        let review = lint::review(skill, self.settings, self.project);
+        let verdict = verdict::decide(self.policy, &review.findings, None);
         let description = skill
             .frontmatter
             .description

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use super::{Audit, Row, Summary};
 
 /// Output formats of `skillgate audit` and `skillgate merge`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AuditFormat {
     /// One line per skill, then the summary (the default).
     Table,
@@ -149,7 +149,7 @@ pub(super) fn notes(audit: &Audit, line: impl Fn((&str, &str, &str)) -> String) 
             out.push_str(&line((&row.path, "error", error)));
             out.push('\n');
         }
-        for f in row.findings.iter().filter(|f| f.is_set_level()) {
+        for f in row.findings.iter().filter(|f| super::row::is_set_level(f)) {
             out.push_str(&line((&row.path, &f.code, &f.message)));
             out.push('\n');
         }

@@ -3,10 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::finding::{Finding, Severity};
+use crate::finding::Severity;
 use crate::lint::{Family, StackFit};
-use crate::render::display;
 use crate::verdict::Decision;
+
+pub use crate::render::json::{FindingRecord, RelatedRecord};
 
 use super::fingerprint::Fingerprint;
 
@@ -81,77 +82,10 @@ impl RowFit {
     }
 }
 
-/// A finding in the shape of the JSON contract (docs/json.md), owned so it can be read back.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FindingRecord {
-    /// Rule code.
-    pub code: String,
-    /// Rule name.
-    pub name: String,
-    /// Effective severity.
-    pub severity: Severity,
-    /// What is wrong.
-    pub message: String,
-    /// What to do about it.
-    pub help: Option<String>,
-    /// File.
-    pub path: String,
-    /// First line, 1-based.
-    pub line: u32,
-    /// First column, 1-based.
-    pub column: u32,
-    /// Last line.
-    pub end_line: u32,
-    /// Column past the end.
-    pub end_column: u32,
-    /// Other places that explain it.
-    pub related: Vec<RelatedRecord>,
-}
-
-/// A related location of a [`FindingRecord`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RelatedRecord {
-    /// File.
-    pub path: String,
-    /// Line, 1-based.
-    pub line: u32,
-    /// Why this place matters.
-    pub message: String,
-}
-
-impl From<&Finding> for FindingRecord {
-    fn from(f: &Finding) -> Self {
-        let l = &f.location;
-        FindingRecord {
-            code: f.code.to_owned(),
-            name: f.name.to_owned(),
-            severity: f.severity,
-            message: f.message.clone(),
-            help: f.help.clone(),
-            path: display(&l.path),
-            line: l.line,
-            column: l.column,
-            end_line: l.end_line,
-            end_column: l.end_column,
-            related: f
-                .related
-                .iter()
-                .map(|r| RelatedRecord {
-                    path: display(&r.location.path),
-                    line: r.location.line,
-                    message: r.message.clone(),
-                })
-                .collect(),
-        }
-    }
-}
-
-impl FindingRecord {
-    /// Whether this finding compares the skill with others of the set (SG7xx), and so is
-    /// recomputed whenever the set changes.
-    pub fn is_set_level(&self) -> bool {
-        self.code.starts_with("SG7")
-    }
+/// Whether a finding compares the skill with others of the set (SG7xx), and so is
+/// recomputed whenever the set changes.
+pub fn is_set_level(finding: &FindingRecord) -> bool {
+    finding.code.starts_with("SG7")
 }
 
 impl Row {
@@ -168,12 +102,12 @@ impl Row {
             .count();
     }
 
-    /// Whether the row makes the audit fail at `fail_on`: an unreadable skill fails at any
-    /// level but `never`, as an error would.
-    pub fn fails(&self, fail_on: crate::config::FailOn) -> bool {
+    /// Whether the row fails a run that fails on the severities `fails` accepts: an
+    /// unreadable skill counts as an error.
+    pub fn fails(&self, fails: impl Fn(Severity) -> bool) -> bool {
         if self.error.is_some() {
-            return fail_on.fails(Severity::Error);
+            return fails(Severity::Error);
         }
-        self.findings.iter().any(|f| fail_on.fails(f.severity))
+        self.findings.iter().any(|f| fails(f.severity))
     }
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::finding::Severity;
 
 use super::fingerprint::{self, BUCKETS, MIN_FILLED};
-use super::row::{FindingRecord, RelatedRecord, Row};
+use super::row::{FindingRecord, RelatedRecord, Row, is_set_level};
 
 /// `[audit]` in `skillgate.toml`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -22,7 +22,8 @@ pub struct AuditSettings {
     /// skill listing (SG704).
     pub listing_tokens: usize,
     /// Estimated Jaccard similarity of two bodies' word 5-grams from which they are
-    /// near-duplicates (SG703), between 0 and 1.
+    /// near-duplicates (SG703), above 0 and at most 1.
+    #[serde(deserialize_with = "share")]
     pub near_duplicate: f64,
 }
 
@@ -35,15 +36,15 @@ impl Default for AuditSettings {
     }
 }
 
-impl AuditSettings {
-    /// Why the settings cannot be used, if they cannot.
-    pub fn problem(&self) -> Option<String> {
-        (!(self.near_duplicate > 0.0 && self.near_duplicate <= 1.0)).then(|| {
-            format!(
-                "[audit] near-duplicate = {} must be above 0 and at most 1",
-                self.near_duplicate
-            )
-        })
+/// A number above 0 and at most 1.
+fn share<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    let value = f64::deserialize(deserializer)?;
+    if value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "{value} is not a similarity: write a number above 0 and at most 1"
+        )))
     }
 }
 
@@ -141,7 +142,7 @@ const MAX_CANDIDATES: usize = 64;
 /// findings and recount each row.
 pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
     for row in rows.iter_mut() {
-        row.findings.retain(|f| !f.is_set_level());
+        row.findings.retain(|f| !is_set_level(f));
     }
     let readable: Vec<usize> = (0..rows.len())
         .filter(|&i| rows[i].error.is_none())

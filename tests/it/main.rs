@@ -3,6 +3,7 @@
 mod audit;
 mod cli;
 mod code;
+mod errors;
 mod eval;
 mod eval_cli;
 mod eval_report;
