@@ -124,10 +124,11 @@ pub fn similarity(a: &[u16; BUCKETS], b: &[u16; BUCKETS]) -> f64 {
 }
 
 /// The keys of the signature's bands (4 buckets each), for finding candidate pairs without
-/// comparing every pair; a band with an empty bucket has no key.
+/// comparing every pair. Empty buckets are part of a key (two copies of a short body leave
+/// the same buckets empty); a band with no filled bucket has no key.
 pub fn bands(sig: &[u16; BUCKETS]) -> impl Iterator<Item = (usize, u64)> + '_ {
     sig.chunks(4).enumerate().filter_map(|(i, band)| {
-        if band.contains(&EMPTY) {
+        if band.iter().all(|&v| v == EMPTY) {
             return None;
         }
         Some((

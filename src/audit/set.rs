@@ -280,3 +280,85 @@ fn record(rule: &SetRule, row: &Row, first: &Row, message: String) -> FindingRec
         }],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Fingerprint;
+
+    fn row(path: &str, name: &str, description: &str, body: &str) -> Row {
+        Row {
+            path: path.to_owned(),
+            name: Some(name.to_owned()),
+            tokens: Some(1),
+            code_share: Some(0.0),
+            errors: 0,
+            warnings: 0,
+            infos: 0,
+            security: 0,
+            fit: None,
+            decision: None,
+            error: None,
+            description_tokens: description.split_whitespace().count(),
+            fingerprint: Fingerprint::of(Some(description), body),
+            findings: Vec::new(),
+        }
+    }
+
+    fn codes(row: &Row) -> Vec<&str> {
+        row.findings.iter().map(|f| f.code.as_str()).collect()
+    }
+
+    const BODY: &str = "Collect the merged pull requests since the last tag, group them by label, and write one line per change in the imperative mood, linking each line to its pull request and keeping breaking changes at the top.";
+
+    #[test]
+    fn the_later_copy_carries_the_findings_and_applying_twice_changes_nothing() {
+        let mut rows = vec![
+            row("a/SKILL.md", "notes", "Drafts notes.", BODY),
+            row("b/SKILL.md", "notes", "drafts  NOTES.", BODY),
+            row("c/SKILL.md", "other", "Formats tables.", "Short body."),
+        ];
+        let settings = AuditSettings::default();
+        let counts = apply(&mut rows, &settings);
+        assert!(codes(&rows[0]).is_empty());
+        assert_eq!(codes(&rows[1]), ["SG701", "SG702", "SG703"]);
+        assert_eq!(rows[1].warnings, 3);
+        assert!(codes(&rows[2]).is_empty(), "a short body is not compared");
+        assert_eq!(
+            (
+                counts.duplicate_names,
+                counts.duplicate_descriptions,
+                counts.near_duplicates
+            ),
+            (1, 1, 1)
+        );
+        let once = rows.clone();
+        apply(&mut rows, &settings);
+        assert_eq!(rows, once);
+    }
+
+    #[test]
+    fn the_listing_finding_goes_to_the_longest_description() {
+        let mut rows = vec![
+            row("a/SKILL.md", "a", "one two three", BODY),
+            row(
+                "b/SKILL.md",
+                "b",
+                "one two three four five",
+                "Different text entirely here.",
+            ),
+        ];
+        let tight = AuditSettings {
+            listing_tokens: 5,
+            ..AuditSettings::default()
+        };
+        let counts = apply(&mut rows, &tight);
+        assert_eq!(counts.description_tokens, 8);
+        assert_eq!(codes(&rows[1]), ["SG704"]);
+        apply(&mut rows, &AuditSettings::default());
+        assert!(
+            rows.iter().all(|r| r.findings.is_empty()),
+            "recomputed, not kept"
+        );
+    }
+}
