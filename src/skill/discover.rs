@@ -4,6 +4,8 @@
 //! hidden folders are searched; `.git`, `node_modules` and paths the pack's `.gitignore`
 //! excludes are not. A skill folder is not searched further: its own subfolders belong to it.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -53,27 +55,42 @@ fn has_manifest(dir: &Path) -> bool {
 }
 
 /// Every folder strictly below `root` that holds a `SKILL.md`, not searching inside one.
+///
+/// Symlinked folders are followed while they stay inside `root` (packs link one skill into
+/// `.claude/skills/` and `.agents/skills/`); a skill reached twice is listed once, under the
+/// path that is its own rather than a link's.
 fn below(root: &Path) -> Vec<PathBuf> {
+    let Ok(canonical_root) = root.canonicalize() else {
+        return Vec::new();
+    };
     let walker = WalkBuilder::new(root)
         .hidden(false)
         .require_git(false)
-        .follow_links(false)
+        .follow_links(true)
         .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|entry| {
-            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            if !is_dir || entry.depth() == 0 {
-                return true;
+        .filter_entry({
+            let canonical_root = canonical_root.clone();
+            move |entry| {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                if !is_dir || entry.depth() == 0 {
+                    return true;
+                }
+                let skipped = entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|name| SKIPPED_DIRS.contains(&name));
+                // A folder inside a skill folder belongs to that skill.
+                let inside_skill = entry
+                    .path()
+                    .parent()
+                    .is_some_and(|parent| parent.join("SKILL.md").is_file());
+                let leaves_root = entry.path_is_symlink()
+                    && !entry
+                        .path()
+                        .canonicalize()
+                        .is_ok_and(|target| target.starts_with(&canonical_root));
+                !skipped && !inside_skill && !leaves_root
             }
-            let skipped = entry
-                .file_name()
-                .to_str()
-                .is_some_and(|name| SKIPPED_DIRS.contains(&name));
-            // A folder inside a skill folder belongs to that skill.
-            let inside_skill = entry
-                .path()
-                .parent()
-                .is_some_and(|parent| parent.join("SKILL.md").is_file());
-            !skipped && !inside_skill
         })
         .build();
     let mut found: Vec<PathBuf> = walker
@@ -85,6 +102,25 @@ fn below(root: &Path) -> Vec<PathBuf> {
         })
         .filter_map(|e| e.path().parent().map(Path::to_owned))
         .collect();
+    found.sort();
+    // One path per skill: its own path over a link's, else the first in order.
+    let mut chosen: HashMap<PathBuf, PathBuf> = HashMap::new();
+    for dir in found {
+        let canonical = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        let direct = dir
+            .strip_prefix(root)
+            .is_ok_and(|rel| canonical_root.join(rel) == canonical);
+        match chosen.entry(canonical) {
+            Entry::Vacant(slot) => {
+                slot.insert(dir);
+            }
+            Entry::Occupied(mut slot) if direct => {
+                slot.insert(dir);
+            }
+            Entry::Occupied(_) => {}
+        }
+    }
+    let mut found: Vec<PathBuf> = chosen.into_values().collect();
     found.sort();
     found
 }
@@ -147,6 +183,19 @@ mod tests {
         assert_eq!(skills(&s).expect("skill"), vec![s.clone()]);
         let file = s.join("SKILL.md");
         assert_eq!(skills(&file).expect("skill"), vec![file]);
+    }
+
+    #[test]
+    fn symlinked_skills_are_found_once_and_links_out_of_the_folder_are_not_followed() {
+        let dir = tree(&["pack/skills/a/SKILL.md", "outside/b/SKILL.md"]);
+        let pack = dir.path().join("pack");
+        fs::create_dir_all(pack.join(".claude/skills")).expect("mkdir");
+        std::os::unix::fs::symlink(pack.join("skills/a"), pack.join(".claude/skills/a"))
+            .expect("link");
+        std::os::unix::fs::symlink(dir.path().join("outside/b"), pack.join("skills/b"))
+            .expect("link");
+        let found = skills(&pack).expect("skills");
+        assert_eq!(rels(&pack, &found), ["skills/a"]);
     }
 
     #[test]
