@@ -6,6 +6,7 @@
 
 pub mod assess;
 pub mod audit;
+pub mod claims;
 pub mod config;
 pub mod eval;
 pub mod finding;
