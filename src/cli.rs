@@ -81,6 +81,13 @@ enum Command {
     },
     /// Render the verdict of an evaluation run from its run directory alone.
     Report(ReportArgs),
+    /// Judge the skills a change touched and report where reviewers look: check runs with
+    /// annotations on GitHub, a pull-request comment, SARIF.
+    ///
+    /// Exit status as for `check`: 0 when no finding reaches --fail-on, 1 when one does, 2 on
+    /// a usage, input or GitHub API error.
+    #[command(after_long_help = gate::GATE_EXAMPLES)]
+    Gate(Box<gate::GateArgs>),
 }
 
 #[derive(Debug, Subcommand)]
@@ -169,6 +176,7 @@ enum ColorChoice {
 }
 
 mod evaluate;
+mod gate;
 
 /// Exit status for usage and input errors.
 const EXIT_INPUT: u8 = 2;
@@ -195,6 +203,7 @@ pub fn main() -> ExitCode {
             command: TasksCommand::Check(args),
         } => finish(evaluate::tasks_check(&args)),
         Command::Report(args) => finish(evaluate::report(&args)),
+        Command::Gate(args) => gate::run(&args),
     }
 }
 

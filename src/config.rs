@@ -43,6 +43,60 @@ pub struct Config {
     /// When the verdict is `inject`.
     #[serde(default)]
     pub verdict: crate::verdict::VerdictPolicy,
+    /// The check-run conclusion `skillgate gate` posts for each outcome.
+    #[serde(default)]
+    pub gate: GateConfig,
+}
+
+/// The `[gate]` table: which check-run conclusion each outcome of `skillgate gate` gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", default)]
+pub struct GateConfig {
+    /// Conclusion of a skill whose verdict is `inject`.
+    pub inject: Conclusion,
+    /// Conclusion of a skill whose verdict is `skip`.
+    pub skip: Conclusion,
+    /// Conclusion of a skill with a finding at or above `fail-on`; wins over the verdict.
+    pub findings: Conclusion,
+}
+
+impl Default for GateConfig {
+    fn default() -> Self {
+        GateConfig {
+            inject: Conclusion::Success,
+            skip: Conclusion::Neutral,
+            findings: Conclusion::Failure,
+        }
+    }
+}
+
+/// A GitHub check-run conclusion `skillgate gate` may post.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Conclusion {
+    /// Green.
+    Success,
+    /// Grey: reported, neither passing nor failing.
+    Neutral,
+    /// Red.
+    Failure,
+    /// Red, and marked as needing someone's action.
+    ActionRequired,
+    /// Grey, shown as skipped.
+    Skipped,
+}
+
+impl Conclusion {
+    /// The name GitHub uses.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Conclusion::Success => "success",
+            Conclusion::Neutral => "neutral",
+            Conclusion::Failure => "failure",
+            Conclusion::ActionRequired => "action_required",
+            Conclusion::Skipped => "skipped",
+        }
+    }
 }
 
 /// When a run fails.

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod eval;
 pub mod finding;
+pub mod github;
 pub mod knowledge;
 pub mod lint;
 pub mod project;
