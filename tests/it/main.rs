@@ -1,5 +1,6 @@
 //! skillgate's integration tests: one binary, one module per area.
 
+mod action;
 mod cli;
 mod code;
 mod eval;
@@ -7,6 +8,7 @@ mod eval_cli;
 mod eval_report;
 mod fit;
 mod formats;
+mod gate;
 mod inputs;
 mod knowledge;
 mod project;
