@@ -16,6 +16,16 @@ if [ -n "${INPUT_SARIF:-}" ]; then
   args+=(--sarif "$INPUT_SARIF")
 fi
 
+if [ "${INPUT_EVAL:-false}" = "true" ]; then
+  args+=(--eval --tasks "${INPUT_TASKS:-tasks}")
+  if [ -n "${INPUT_AGENT:-}" ]; then
+    args+=(--agent "$INPUT_AGENT")
+  fi
+  if [ -n "${INPUT_MODEL:-}" ]; then
+    args+=(--model "$INPUT_MODEL")
+  fi
+fi
+
 # Skills: paths or globs separated by white space; each must match something.
 if [ -n "${INPUT_SKILLS:-}" ]; then
   shopt -s globstar

@@ -79,4 +79,8 @@ fi
 if [ -n "${GITHUB_PATH:-}" ]; then
   echo "$install_dir" >>"$GITHUB_PATH"
 fi
-"$install_dir/skillgate" --version
+installed="$("$install_dir/skillgate" --version)"
+echo "$installed"
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  echo "version=${installed##* }" >>"$GITHUB_OUTPUT"
+fi

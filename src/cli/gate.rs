@@ -7,19 +7,22 @@ use clap::Args;
 
 use super::{ColorChoice, EXIT_INPUT, fail, print, terminal_width, use_color};
 use crate::config::{Config, FailOn};
+use crate::eval::{self, EvalArgs, SkillParts, args::Backend, journal};
 use crate::github::{self, Context, Gated, Published};
 use crate::lint::{self, Selection};
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
-use crate::verdict;
+use crate::stats;
+use crate::verdict::{self, Verdict};
 
 /// Examples printed after `skillgate gate --help`.
 pub(super) const GATE_EXAMPLES: &str = "\
 Examples:
   skillgate gate --changed-since origin/main
   skillgate gate skills/react-upgrade --repo . --sarif skillgate.sarif
-  skillgate gate --github --comment        # in a pull_request workflow";
+  skillgate gate --github --comment        # in a pull_request workflow
+  skillgate gate --eval --tasks tasks/ --agent claude-code --seeds 3";
 
 /// `skillgate gate` arguments.
 #[derive(Debug, Args)]
@@ -60,6 +63,61 @@ pub(super) struct GateArgs {
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Also evaluate each skill as `skillgate eval` does, and decide inject or skip from the
+    /// outcomes; the options below are those of `skillgate eval`, with `[eval]` in
+    /// skillgate.toml as defaults.
+    #[arg(long)]
+    eval: bool,
+    #[command(flatten)]
+    evaluation: GateEval,
+}
+
+/// The evaluation options of `skillgate gate --eval`.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Evaluation (with --eval)")]
+struct GateEval {
+    /// A task folder, or a folder of tasks [default: tasks].
+    #[arg(long, value_name = "DIR", requires = "eval")]
+    tasks: Option<PathBuf>,
+    /// The agent: claude-code, codex or command.
+    #[arg(long, requires = "eval")]
+    agent: Option<String>,
+    /// The program (or, for `command`, shell command) that starts the agent.
+    #[arg(long, value_name = "CMD", requires = "eval")]
+    agent_cmd: Option<String>,
+    /// The model the agent uses.
+    #[arg(long, requires = "eval")]
+    model: Option<String>,
+    /// Seeds per task and condition.
+    #[arg(long, value_name = "N", requires = "eval")]
+    seeds: Option<u32>,
+    /// Attempts per cell (Pass@k).
+    #[arg(long, value_name = "N", requires = "eval")]
+    attempts: Option<u32>,
+    /// Conditions, e.g. C0,C1,C2.
+    #[arg(long, value_name = "LIST", requires = "eval")]
+    conditions: Option<String>,
+    /// `discover` or `inject`.
+    #[arg(long, requires = "eval")]
+    placement: Option<String>,
+    /// `docker` or `local`.
+    #[arg(long, value_enum, requires = "eval")]
+    backend: Option<Backend>,
+    /// Cells at once.
+    #[arg(short = 'j', long, value_name = "N", requires = "eval")]
+    jobs: Option<usize>,
+    /// Re-runs of a cell that ended in error.
+    #[arg(long, value_name = "N", requires = "eval")]
+    retries: Option<u32>,
+    /// Upload the working tree instead of the files tracked at HEAD.
+    #[arg(long, requires = "eval")]
+    worktree: bool,
+    /// Run every cell again instead of reusing cached outcomes.
+    #[arg(long, requires = "eval")]
+    no_cache: bool,
+    /// Where each skill's run directory goes (`DIR/<skill>`) [default: skillgate-runs/<time>].
+    #[arg(long, value_name = "DIR", requires = "eval")]
+    runs: Option<PathBuf>,
 }
 
 /// Run `skillgate gate`.
@@ -107,11 +165,24 @@ pub(super) fn run(args: &GateArgs) -> ExitCode {
             }
         }
     }
-    let gated: Vec<Gated<'_>> = skills
-        .iter()
-        .map(|skill| {
-            let review = lint::review(skill, &config, Some(&project), &selection);
-            let verdict = verdict::decide(&config.verdict, &review.findings, None);
+    let runs = args.evaluation.runs.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "skillgate-runs/{}",
+            eval::runner::rfc3339(std::time::SystemTime::now()).replace(':', "-")
+        ))
+    });
+    let mut gated: Vec<Gated<'_>> = Vec::with_capacity(skills.len());
+    for skill in &skills {
+        let review = lint::review(skill, &config, Some(&project), &selection);
+        let verdict = if args.eval {
+            match evaluate(args, &config, skill, &runs, &review.findings) {
+                Ok(v) => v,
+                Err(e) => return fail(&format!("{}: {e}", skill.source.path.display())),
+            }
+        } else {
+            verdict::decide(&config.verdict, &review.findings, None)
+        };
+        gated.push({
             let conclusion =
                 github::conclusion(&config.gate, Some(&verdict), &review.findings, fail_on);
             Gated {
@@ -125,8 +196,8 @@ pub(super) fn run(args: &GateArgs) -> ExitCode {
                     project: review.fit.map(|fit| ProjectSummary::of(&project, fit)),
                 },
             }
-        })
-        .collect();
+        });
+    }
     let reports: Vec<&Report<'_>> = gated.iter().map(|g| &g.report).collect();
 
     let style = Style {
@@ -185,6 +256,58 @@ pub(super) fn run(args: &GateArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Evaluate one skill as `skillgate eval` does, in `runs/<skill folder>`, and decide from the
+/// journal and the findings.
+fn evaluate(
+    args: &GateArgs,
+    config: &Config,
+    skill: &Skill,
+    runs: &Path,
+    findings: &[crate::finding::Finding],
+) -> Result<Verdict, String> {
+    let e = &args.evaluation;
+    let folder = skill
+        .source
+        .path
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "skill".into(), |n| n.to_string_lossy().into_owned());
+    let eval_args = EvalArgs {
+        skill: Some(skill.source.path.clone()),
+        repo: Some(args.repo.clone()),
+        tasks: e.tasks.clone(),
+        agent: e.agent.clone(),
+        agent_cmd: e.agent_cmd.clone(),
+        model: e.model.clone(),
+        seeds: e.seeds,
+        attempts: e.attempts,
+        conditions: e.conditions.clone(),
+        placement: e.placement.clone(),
+        backend: e.backend,
+        jobs: e.jobs,
+        out: Some(runs.join(folder)),
+        resume: None,
+        retries: e.retries,
+        worktree: e.worktree,
+        no_cache: e.no_cache,
+        quiet: true,
+    };
+    let options = eval_args
+        .into_options(&config.eval)
+        .map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&options.out)
+        .map_err(|e| format!("{}: cannot create: {e}", options.out.display()))?;
+    eval::evaluate(&options, SkillParts::from_skill(skill)).map_err(|e| e.to_string())?;
+    let cells = journal::read_cells(&options.out.join("cells.jsonl")).map_err(|e| e.to_string())?;
+    let summary = stats::summarize(&cells, &config.stats).map_err(|e| e.to_string())?;
+    eprintln!(
+        "skillgate: evaluated {} in {}",
+        skill.source.path.display(),
+        options.out.display()
+    );
+    Ok(verdict::decide(&config.verdict, findings, Some(&summary)))
 }
 
 /// The skills given, or those changed since the base, or all of them.

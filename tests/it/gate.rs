@@ -690,3 +690,83 @@ fn sarif_fingerprints_follow_a_finding_when_lines_above_it_move() {
     assert_ne!(before[0].1, after[0].1, "the lines did move");
     assert_ne!(before[0].0, before[1].0, "repeated findings are told apart");
 }
+
+/// Every file below `dir`, read as text.
+fn all_text(dir: &Path) -> String {
+    let mut out = String::new();
+    for entry in ignore::WalkBuilder::new(dir)
+        .hidden(false)
+        .ignore(false)
+        .git_ignore(false)
+        .build()
+        .flatten()
+    {
+        if entry.file_type().is_some_and(|t| t.is_file()) {
+            out.push_str(&String::from_utf8_lossy(
+                &std::fs::read(entry.path()).unwrap_or_default(),
+            ));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 21).await;
+    let runs = tempfile::tempdir().unwrap();
+    // The agent prints its whole environment first, so the run's logs show what it was given.
+    let agent = format!(
+        "env; exec {}",
+        root().join("fixtures/agents/command-agent.sh").display()
+    );
+    let run = gate(
+        &root(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &[
+            "fixtures/skills/inventory-conventions",
+            "--repo",
+            "fixtures/repos/inventory",
+            "--github",
+            "--eval",
+            "--tasks",
+            "tasks",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            &agent,
+            "--backend",
+            "local",
+            "--conditions",
+            "C0,C1,C2",
+            "--seeds",
+            "1",
+            "--worktree",
+            "--no-cache",
+            "--runs",
+            runs.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let sent = requests(&server).await;
+    let last = &sent.last().unwrap().2;
+    assert_eq!(last["conclusion"], "success", "inject -> success: {last}");
+    let summary = last["output"]["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("**Verdict: inject (evaluated)**"),
+        "{summary}"
+    );
+    assert!(summary.contains("| Condition | Pass rate |"), "{summary}");
+    assert!(run.outputs.contains("decision=inject"), "{}", run.outputs);
+    let logs = all_text(runs.path());
+    assert!(
+        logs.contains("PATH="),
+        "the agent's environment is in its logs"
+    );
+    assert!(!logs.contains(TOKEN), "the token reached the sandbox");
+    assert!(
+        !logs.contains("GITHUB_TOKEN="),
+        "the token reached the sandbox"
+    );
+}
