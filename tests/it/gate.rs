@@ -40,6 +40,23 @@ impl Run {
 
 /// Run `skillgate gate ARGS` in `dir` as a pull_request workflow would, against `api`.
 fn gate(dir: &Path, api: Option<&str>, token: Option<&str>, args: &[&str]) -> Run {
+    gate_on(
+        ("pull_request", "pull_request.synchronize.json"),
+        dir,
+        api,
+        token,
+        args,
+    )
+}
+
+/// Run `skillgate gate ARGS` in `dir` on the event `(name, payload file in fixtures/github)`.
+fn gate_on(
+    (event_name, payload): (&str, &str),
+    dir: &Path,
+    api: Option<&str>,
+    token: Option<&str>,
+    args: &[&str],
+) -> Run {
     let files = tempfile::tempdir().unwrap();
     let summary = files.path().join("step_summary.md");
     let outputs = files.path().join("output.txt");
@@ -49,9 +66,9 @@ fn gate(dir: &Path, api: Option<&str>, token: Option<&str>, args: &[&str]) -> Ru
         .args(args)
         .env(
             "GITHUB_EVENT_PATH",
-            root().join("fixtures/github/pull_request.synchronize.json"),
+            root().join("fixtures/github").join(payload),
         )
-        .env("GITHUB_EVENT_NAME", "pull_request")
+        .env("GITHUB_EVENT_NAME", event_name)
         .env("GITHUB_SHA", MERGE_SHA)
         .env("GITHUB_REPOSITORY", "pack-maintainers/agent-skills")
         .env("GITHUB_STEP_SUMMARY", &summary)
@@ -768,5 +785,80 @@ async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
     assert!(
         !logs.contains("GITHUB_TOKEN="),
         "the token reached the sandbox"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_push_reports_on_github_sha_through_an_enterprise_api_path() {
+    let server = MockServer::start().await;
+    let runs = format!("/api/v3{RUNS}");
+    Mock::given(method("POST"))
+        .and(path(runs.as_str()))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 31 })))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{runs}/31")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 31 })))
+        .mount(&server)
+        .await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let api = format!("{}/api/v3/", server.uri());
+    let run = gate_on(
+        ("push", "push.json"),
+        dir.path(),
+        Some(&api),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(sent[0].1, runs);
+    assert_eq!(
+        sent[0].2["head_sha"], MERGE_SHA,
+        "on a push, GITHUB_SHA is the pushed commit"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rate_limited_403_is_waited_out_not_taken_for_a_read_only_token() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(
+            ResponseTemplate::new(403)
+                .insert_header("x-ratelimit-remaining", "0")
+                .insert_header("retry-after", "1")
+                .set_body_json(json!({ "message": "API rate limit exceeded" })),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    check_run_api(&server, 6).await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("instead"),
+        "no fallback: {}",
+        run.stderr
+    );
+    assert_eq!(
+        requests(&server).await.len(),
+        3,
+        "403, then 201 and the final update"
     );
 }
