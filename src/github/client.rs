@@ -20,7 +20,7 @@ const API_VERSION: &str = "2022-11-28";
 
 /// Why a request did not succeed.
 #[derive(Debug, thiserror::Error)]
-pub(super) enum ApiError {
+pub enum ApiError {
     /// 403 without rate-limit headers: the token may not do this (as on pull requests from
     /// forks, where the token is read-only).
     #[error("{what}: 403 Forbidden: {message}")]

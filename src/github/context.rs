@@ -102,11 +102,20 @@ impl Context {
                 .and_then(|e| e.before.clone())
                 .filter(|sha| !sha.is_empty() && sha.bytes().any(|b| b != b'0')),
         };
+        let api_url = set("GITHUB_API_URL")
+            .unwrap_or_else(|| DEFAULT_API_URL.to_owned())
+            .trim_end_matches('/')
+            .to_owned();
+        if !(api_url.starts_with("https://") || api_url.starts_with("http://"))
+            || api_url.parse::<http::Uri>().is_err()
+        {
+            return Err(GateError::Environment(format!(
+                "GITHUB_API_URL is {api_url:?}; expected the REST API's URL, such as \
+                 {DEFAULT_API_URL} or https://HOST/api/v3"
+            )));
+        }
         Ok(Context {
-            api_url: set("GITHUB_API_URL")
-                .unwrap_or_else(|| DEFAULT_API_URL.to_owned())
-                .trim_end_matches('/')
-                .to_owned(),
+            api_url,
             repository,
             event_name,
             head_sha,
@@ -226,6 +235,8 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_clear_errors() {
+        let e = context(&[("GITHUB_API_URL", "not a url")]).unwrap_err();
+        assert!(e.to_string().contains("https://HOST/api/v3"), "{e}");
         let e = context(&[("GITHUB_REPOSITORY", "just-a-name")]).unwrap_err();
         assert!(e.to_string().contains("owner/name"), "{e}");
         let dir = tempfile::tempdir().unwrap();

@@ -16,6 +16,7 @@ pub mod summary;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub use client::ApiError;
 pub use context::Context;
 
 use crate::config::{Conclusion, FailOn, GateConfig};
@@ -51,9 +52,12 @@ pub enum GateError {
         /// Why.
         source: std::io::Error,
     },
+    /// The async runtime for the HTTP client could not start.
+    #[error("cannot start the HTTP client's runtime: {0}")]
+    Runtime(std::io::Error),
     /// The GitHub API failed in a way a fallback cannot cover.
-    #[error("{0}")]
-    Api(String),
+    #[error(transparent)]
+    Api(#[from] ApiError),
 }
 
 /// How the results reached GitHub.
@@ -99,10 +103,7 @@ pub fn publish(
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|source| GateError::Io {
-            path: PathBuf::from("(tokio runtime)"),
-            source,
-        })?;
+        .map_err(GateError::Runtime)?;
     let published = runtime.block_on(publish_async(context, gated, root, comment))?;
     if let Published::Fallback { reason, .. } = &published {
         fallback::write_step_summary(context, gated, reason)?;
@@ -135,8 +136,7 @@ async fn publish_async(
                 .into(),
         ));
     };
-    let client = client::Client::new(&context.api_url, (owner, name), token)
-        .map_err(|e| GateError::Api(e.to_string()))?;
+    let client = client::Client::new(&context.api_url, (owner, name), token)?;
     let mut ids = Vec::with_capacity(gated.len());
     for g in gated {
         match checks::post(&client, head_sha, g, root).await {
@@ -151,14 +151,12 @@ async fn publish_async(
                     root,
                 ));
             }
-            Err(e) => return Err(GateError::Api(e.to_string())),
+            Err(e) => return Err(e.into()),
         }
     }
     if comment {
         match context.pull_request {
-            Some(number) => comment::upsert(&client, number, &summary::comment(gated))
-                .await
-                .map_err(|e| GateError::Api(e.to_string()))?,
+            Some(number) => comment::upsert(&client, number, &summary::comment(gated)).await?,
             None => eprintln!("skillgate: not a pull request event, so no comment was written"),
         }
     }
