@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::{ColorChoice, EXIT_INPUT, fail, print, terminal_width, use_color};
 use crate::config::{Config, FailOn};
-use crate::eval::{self, EvalArgs, SkillParts, args::Backend, journal};
+use crate::eval::{self, EvalArgs, EvalError, SkillParts, args::Backend, journal};
 use crate::github::{self, Context, Gated, Published};
 use crate::lint::{self, Selection};
 use crate::project;
@@ -177,6 +177,7 @@ pub(super) fn run(args: &GateArgs) -> ExitCode {
         let verdict = if args.eval {
             match evaluate(args, &config, skill, &runs, &review.findings) {
                 Ok(v) => v,
+                Err(EvalError::Interrupted) => return ExitCode::from(130),
                 Err(e) => return fail(&format!("{}: {e}", skill.source.path.display())),
             }
         } else {
@@ -266,7 +267,7 @@ fn evaluate(
     skill: &Skill,
     runs: &Path,
     findings: &[crate::finding::Finding],
-) -> Result<Verdict, String> {
+) -> Result<Verdict, EvalError> {
     let e = &args.evaluation;
     let folder = skill
         .source
@@ -294,14 +295,13 @@ fn evaluate(
         no_cache: e.no_cache,
         quiet: true,
     };
-    let options = eval_args
-        .into_options(&config.eval)
-        .map_err(|e| e.to_string())?;
+    let options = eval_args.into_options(&config.eval)?;
     std::fs::create_dir_all(&options.out)
-        .map_err(|e| format!("{}: cannot create: {e}", options.out.display()))?;
-    eval::evaluate(&options, SkillParts::from_skill(skill)).map_err(|e| e.to_string())?;
-    let cells = journal::read_cells(&options.out.join("cells.jsonl")).map_err(|e| e.to_string())?;
-    let summary = stats::summarize(&cells, &config.stats).map_err(|e| e.to_string())?;
+        .map_err(|e| EvalError::io("creating", &options.out, e))?;
+    eval::evaluate(&options, SkillParts::from_skill(skill))?;
+    let cells = journal::read_cells(&options.out.join("cells.jsonl"))?;
+    let summary =
+        stats::summarize(&cells, &config.stats).map_err(|e| EvalError::Usage(e.to_string()))?;
     eprintln!(
         "skillgate: evaluated {} in {}",
         skill.source.path.display(),
