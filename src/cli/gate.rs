@@ -5,15 +5,18 @@ use std::process::{Command, ExitCode};
 
 use clap::Args;
 
-use super::{ColorChoice, EXIT_INPUT, fail, print, terminal_width, use_color};
-use crate::config::{Config, FailOn};
-use crate::eval::{self, EvalArgs, EvalError, SkillParts, args::Backend, journal};
+use super::error::{self, EXIT_INPUT};
+use super::eval_args::BackendArg;
+use super::{ColorChoice, Error, FailOnArg, print, terminal_width, use_color};
+use crate::assess::{self, Policy, Rounds};
+use crate::config::{Config, ConfigError, FailOn};
+use crate::eval::{self, Overrides, SkillParts};
+use crate::finding::Finding;
 use crate::github::{self, Context, Gated, Published};
-use crate::lint::{self, Selection};
+use crate::lint;
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
-use crate::stats;
 use crate::verdict::{self, Verdict};
 
 /// Examples printed after `skillgate gate --help`.
@@ -56,7 +59,7 @@ pub(super) struct GateArgs {
     json: Option<PathBuf>,
     /// Lowest severity that fails the run and the check [default: error].
     #[arg(long, value_enum, value_name = "LEVEL")]
-    fail_on: Option<FailOn>,
+    fail_on: Option<FailOnArg>,
     /// Configuration file [default: skillgate.toml at the repository root, if present].
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -102,7 +105,7 @@ struct GateEval {
     placement: Option<String>,
     /// `docker` or `local`.
     #[arg(long, value_enum, requires = "eval")]
-    backend: Option<Backend>,
+    backend: Option<BackendArg>,
     /// Cells at once.
     #[arg(short = 'j', long, value_name = "N", requires = "eval")]
     jobs: Option<usize>,
@@ -121,38 +124,30 @@ struct GateEval {
 }
 
 /// Run `skillgate gate`.
-pub(super) fn run(args: &GateArgs) -> ExitCode {
+pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
     if !args.repo.is_dir() {
-        return fail(&format!(
-            "{}: the repository folder does not exist",
-            args.repo.display()
+        return Err(Error::usage(
+            format!(
+                "{}: the repository folder does not exist",
+                args.repo.display()
+            ),
+            None,
         ));
     }
-    let context = match Context::from_env() {
-        Ok(c) => c,
-        Err(e) => return fail(&e.to_string()),
-    };
-    let paths = match skill_paths(args, &context) {
-        Ok(p) => p,
-        Err(e) => return fail(&e),
-    };
+    let context = Context::from_env()?;
+    let paths = skill_paths(args, &context)?;
     if paths.is_empty() {
         eprintln!("skillgate: no skill to judge");
-        return ExitCode::SUCCESS;
+        return Ok(ExitCode::SUCCESS);
     }
-    let config = match load_config(args) {
-        Ok(c) => c,
-        Err(e) => return fail(&e),
-    };
-    let project = match project::scan(&args.repo) {
-        Ok(p) => p,
-        Err(e) => return fail(&e.to_string()),
-    };
-    let selection = Selection {
-        select: config.select.clone(),
-        ignore: config.ignore.clone(),
-    };
-    let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Error);
+    let config = load_config(args)?;
+    let project = project::scan(&args.repo)?;
+    let settings = config.lint();
+    let fail_on = args
+        .fail_on
+        .map(FailOn::from)
+        .or(config.fail_on)
+        .unwrap_or(FailOn::Error);
 
     let mut input_error = false;
     let mut skills = Vec::with_capacity(paths.len());
@@ -160,7 +155,8 @@ pub(super) fn run(args: &GateArgs) -> ExitCode {
         match Skill::load(path) {
             Ok(skill) => skills.push(skill),
             Err(e) => {
-                eprintln!("error: {e}");
+                // Reported here, and the other skills are still judged.
+                error::show(&Error::from(e));
                 input_error = true;
             }
         }
@@ -173,90 +169,82 @@ pub(super) fn run(args: &GateArgs) -> ExitCode {
     });
     let mut gated: Vec<Gated<'_>> = Vec::with_capacity(skills.len());
     for skill in &skills {
-        let review = lint::review(skill, &config, Some(&project), &selection);
+        let review = lint::review(skill, &settings, Some(&project));
         let verdict = if args.eval {
-            match evaluate(args, &config, skill, &runs, &review.findings) {
-                Ok(v) => v,
-                Err(EvalError::Interrupted) => return ExitCode::from(130),
-                Err(e) => return fail(&format!("{}: {e}", skill.source.path.display())),
-            }
+            evaluate(args, &config, skill, &runs, &review.findings)?
         } else {
             verdict::decide(&config.verdict, &review.findings, None)
         };
-        gated.push({
-            let conclusion =
-                github::conclusion(&config.gate, Some(&verdict), &review.findings, fail_on);
-            Gated {
-                name: skill_name(skill),
-                conclusion,
-                report: Report {
-                    skill,
-                    summary: Summary::of(skill),
-                    findings: review.findings,
-                    verdict: Some(verdict),
-                    project: review.fit.map(|fit| ProjectSummary::of(&project, fit)),
-                },
-            }
+        let failing = review.findings.iter().any(|f| fail_on.fails(f.severity));
+        gated.push(Gated {
+            name: skill_name(skill),
+            conclusion: github::conclusion(&config.gate, Some(&verdict), failing),
+            report: Report {
+                skill,
+                summary: Summary::of(skill),
+                findings: review.findings,
+                verdict: Some(verdict),
+                project: review.fit.map(|fit| ProjectSummary::of(&project, fit)),
+            },
         });
     }
-    let reports: Vec<&Report<'_>> = gated.iter().map(|g| &g.report).collect();
 
     let style = Style {
         color: use_color(args.color),
         width: terminal_width(),
     };
-    let printed = print(&render_all(Format::Human, &gated, style));
+    print(&render_all(Format::Human, &gated, style))?;
     for (path, format) in [(&args.sarif, Format::Sarif), (&args.json, Format::Json)] {
         let Some(path) = path else { continue };
-        if let Err(e) = std::fs::write(path, render_all(format, &gated, style)) {
-            return fail(&format!("{}: cannot write: {e}", path.display()));
-        }
+        std::fs::write(path, render_all(format, &gated, style))
+            .map_err(|e| Error::usage(format!("{}: cannot write: {e}", path.display()), None))?;
     }
 
     if args.github {
-        let root = repository_root(&args.repo);
-        match github::publish(&context, &gated, &root, args.comment) {
-            Ok(Published::CheckRuns(ids)) => {
-                eprintln!("skillgate: posted {} check runs", ids.len());
-            }
-            Ok(Published::Fallback { reason, commands }) => {
-                eprintln!(
-                    "skillgate: {reason}; reporting through workflow-command annotations and \
-                     the step summary instead"
-                );
-                print(&commands);
-            }
-            Err(e) => return fail(&e.to_string()),
-        }
-        let findings = reports.iter().map(|r| r.findings.len()).sum::<usize>();
-        let mut outputs = vec![("findings", findings.to_string())];
-        if let [one] = gated.as_slice()
-            && let Some(v) = &one.report.verdict
-        {
-            let decision = match v.decision {
-                verdict::Decision::Inject => "inject",
-                verdict::Decision::Skip => "skip",
-            };
-            outputs.push(("decision", decision.to_owned()));
-        }
-        if let Err(e) = github::write_outputs(&context, &outputs) {
-            return fail(&e.to_string());
-        }
+        publish(args, &context, &gated)?;
     }
 
-    if input_error {
-        ExitCode::from(EXIT_INPUT)
-    } else if printed != ExitCode::SUCCESS {
-        printed
-    } else if reports
+    let failing = gated
         .iter()
-        .flat_map(|r| &r.findings)
-        .any(|f| fail_on.fails(f.severity))
-    {
+        .flat_map(|g| &g.report.findings)
+        .any(|f| fail_on.fails(f.severity));
+    Ok(if input_error {
+        ExitCode::from(EXIT_INPUT)
+    } else if failing {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    })
+}
+
+/// Check runs (or the fallback), the comment, and the step's outputs.
+fn publish(args: &GateArgs, context: &Context, gated: &[Gated<'_>]) -> Result<(), Error> {
+    let root = repository_root(&args.repo);
+    match github::publish(context, gated, &root, args.comment)? {
+        Published::CheckRuns(ids) => {
+            eprintln!("skillgate: posted {} check runs", ids.len());
+        }
+        Published::Fallback { reason, commands } => {
+            eprintln!(
+                "skillgate: {reason}; reporting through workflow-command annotations and the \
+                 step summary instead"
+            );
+            print(&commands)?;
+        }
     }
+    let findings = gated.iter().map(|g| g.report.findings.len()).sum::<usize>();
+    let mut outputs = vec![("findings", findings.to_string())];
+    if let [one] = gated
+        && let Some(v) = &one.report.verdict
+    {
+        let decision = match v.decision {
+            verdict::Decision::Inject => "inject",
+            verdict::Decision::Skip => "skip",
+        };
+        outputs.push(("decision", decision.to_owned()));
+    }
+    github::write_outputs(context, &outputs)?;
+    Ok(())
 }
 
 /// Evaluate one skill as `skillgate eval` does, in `runs/<skill folder>`, and decide from the
@@ -266,8 +254,8 @@ fn evaluate(
     config: &Config,
     skill: &Skill,
     runs: &Path,
-    findings: &[crate::finding::Finding],
-) -> Result<Verdict, EvalError> {
+    findings: &[Finding],
+) -> Result<Verdict, Error> {
     let e = &args.evaluation;
     let folder = skill
         .source
@@ -275,7 +263,7 @@ fn evaluate(
         .parent()
         .and_then(Path::file_name)
         .map_or_else(|| "skill".into(), |n| n.to_string_lossy().into_owned());
-    let eval_args = EvalArgs {
+    let overrides = Overrides {
         skill: Some(skill.source.path.clone()),
         repo: Some(args.repo.clone()),
         tasks: e.tasks.clone(),
@@ -286,7 +274,7 @@ fn evaluate(
         attempts: e.attempts,
         conditions: e.conditions.clone(),
         placement: e.placement.clone(),
-        backend: e.backend,
+        backend: e.backend.map(Into::into),
         jobs: e.jobs,
         out: Some(runs.join(folder)),
         resume: None,
@@ -295,30 +283,37 @@ fn evaluate(
         no_cache: e.no_cache,
         quiet: true,
     };
-    let options = eval_args.into_options(&config.eval)?;
+    let options = overrides.into_options(&config.eval)?;
     std::fs::create_dir_all(&options.out)
-        .map_err(|e| EvalError::io("creating", &options.out, e))?;
-    eval::evaluate(&options, SkillParts::from_skill(skill))?;
-    let cells = journal::read_cells(&options.out.join("cells.jsonl"))?;
-    let summary =
-        stats::summarize(&cells, &config.stats).map_err(|e| EvalError::Usage(e.to_string()))?;
+        .map_err(|e| eval::EvalError::io("creating", &options.out, e))?;
+    let policy = Policy {
+        stats: &config.stats,
+        verdict: &config.verdict,
+    };
+    let verdict = assess::evaluate(
+        &options,
+        SkillParts::from_skill(skill),
+        findings,
+        policy,
+        Rounds::Once,
+        |_, _| {},
+    )?;
     eprintln!(
         "skillgate: evaluated {} in {}",
         skill.source.path.display(),
         options.out.display()
     );
-    Ok(verdict::decide(&config.verdict, findings, Some(&summary)))
+    Ok(verdict)
 }
 
 /// The skills given, or those changed since the base, or all of them.
-fn skill_paths(args: &GateArgs, context: &Context) -> Result<Vec<PathBuf>, String> {
+fn skill_paths(args: &GateArgs, context: &Context) -> Result<Vec<PathBuf>, Error> {
     if !args.skills.is_empty() {
         return Ok(args.skills.clone());
     }
     match args.changed_since.as_ref().or(context.base_sha.as_ref()) {
         Some(base) => {
-            let changed =
-                github::changed::changed_skills(&args.repo, base).map_err(|e| e.to_string())?;
+            let changed = github::changed::changed_skills(&args.repo, base)?;
             eprintln!(
                 "skillgate: {} skill folders changed since {}",
                 changed.len(),
@@ -388,11 +383,9 @@ fn repository_root(repo: &Path) -> PathBuf {
     }
 }
 
-fn load_config(args: &GateArgs) -> Result<Config, String> {
+fn load_config(args: &GateArgs) -> Result<Config, ConfigError> {
     match &args.config {
-        Some(path) => Config::load(path).map_err(|e| e.to_string()),
-        None => Config::discover(&args.repo)
-            .map(|c| c.map(|(_, c)| c).unwrap_or_default())
-            .map_err(|e| e.to_string()),
+        Some(path) => Config::load(path),
+        None => Config::discover(&args.repo).map(|c| c.map(|(_, c)| c).unwrap_or_default()),
     }
 }

@@ -11,6 +11,7 @@ mod client;
 mod comment;
 pub mod context;
 mod fallback;
+mod settings;
 pub mod summary;
 
 use std::io::Write;
@@ -18,9 +19,8 @@ use std::path::{Path, PathBuf};
 
 pub use client::ApiError;
 pub use context::Context;
+pub use settings::{Conclusion, Settings};
 
-use crate::config::{Conclusion, FailOn, GateConfig};
-use crate::finding::Finding;
 use crate::render::Report;
 use crate::verdict::{Decision, Verdict};
 
@@ -74,20 +74,15 @@ pub enum Published {
     },
 }
 
-/// The conclusion of one skill: a finding at or above `fail_on` fails it; otherwise the
-/// verdict decides.
-pub fn conclusion(
-    config: &GateConfig,
-    verdict: Option<&Verdict>,
-    findings: &[Finding],
-    fail_on: FailOn,
-) -> Conclusion {
-    if findings.iter().any(|f| fail_on.fails(f.severity)) {
-        return config.findings;
+/// The conclusion of one skill: `failing` (a finding at or above `fail-on`) fails it;
+/// otherwise the verdict decides.
+pub fn conclusion(settings: &Settings, verdict: Option<&Verdict>, failing: bool) -> Conclusion {
+    if failing {
+        return settings.findings;
     }
     match verdict.map(|v| v.decision) {
-        Some(Decision::Inject) => config.inject,
-        Some(Decision::Skip) | None => config.skip,
+        Some(Decision::Inject) => settings.inject,
+        Some(Decision::Skip) | None => settings.skip,
     }
 }
 

@@ -113,7 +113,7 @@ pub fn check_summary(gated: &Gated<'_>) -> String {
     if let Some(v) = &report.verdict
         && v.eval.is_some()
     {
-        out.push_str(&render::eval_table::markdown(v));
+        out.push_str(&render::verdict_text::markdown(v));
     }
     out
 }

@@ -3,6 +3,7 @@
 mod action;
 mod cli;
 mod code;
+mod errors;
 mod eval;
 mod eval_cli;
 mod eval_report;
