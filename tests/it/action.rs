@@ -200,3 +200,76 @@ fn the_manifest_in_the_repository_is_well_formed() {
         );
     }
 }
+
+/// Run action/gate.sh with `inputs` and a `skillgate` that prints its arguments; returns
+/// (exit code, output).
+fn run_script(inputs: &[(&str, &str)]) -> (i32, String) {
+    let bin = tempfile::tempdir().unwrap();
+    std::fs::write(
+        bin.path().join("skillgate"),
+        "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]' \"$a\"; done\necho\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        bin.path().join("skillgate"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("bash")
+        .arg(root().join("action/gate.sh"))
+        .current_dir(root())
+        .env("PATH", path)
+        .env("RUNNER_TEMP", bin.path())
+        .env_remove("GITHUB_OUTPUT")
+        .envs(inputs.iter().copied())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .replace(&bin.path().display().to_string(), "$RUNNER_TEMP"),
+    )
+}
+
+#[test]
+fn the_run_script_turns_inputs_into_arguments_and_keeps_the_exit_status() {
+    let (code, out) = run_script(&[
+        (
+            "INPUT_SKILLS",
+            "skills/release-notes\n  fixtures/skills/inventory-*",
+        ),
+        ("INPUT_FAIL_ON", "warning"),
+        ("INPUT_COMMENT", "true"),
+        ("INPUT_SARIF", "out.sarif"),
+        ("INPUT_EVAL", "true"),
+        ("INPUT_TASKS", "tasks"),
+        ("INPUT_AGENT", "command"),
+        // Text that would run as code if it were pasted into the script.
+        ("INPUT_CONFIG", "$(touch pwned); x.toml"),
+    ]);
+    assert_eq!(code, 1, "the gate's exit status: {out}");
+    assert_eq!(
+        out.trim(),
+        "[gate][--github][--repo][.][--fail-on][warning][--config][$(touch pwned); x.toml]\
+         [--comment][--json][$RUNNER_TEMP/skillgate-verdicts.json][--sarif][out.sarif][--eval]\
+         [--tasks][tasks][--agent][command][skills/release-notes]\
+         [fixtures/skills/inventory-conventions]"
+    );
+    assert!(!root().join("pwned").exists());
+
+    let (code, out) = run_script(&[("INPUT_SKILLS", "no-such-folder/*")]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        out.contains("'no-such-folder/*' matches no file or folder"),
+        "{out}"
+    );
+}
