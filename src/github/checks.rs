@@ -109,6 +109,39 @@ pub(super) async fn post(
         });
     };
     let route = client.route(&format!("/check-runs/{id}"));
+    let result = annotate_and_complete(client, &route, &name, gated, root).await;
+    if let Err(e) = &result
+        && !matches!(e, ApiError::Forbidden { .. })
+    {
+        // Leave no run spinning forever: say once, best effort, why it stopped.
+        let _ = client
+            .send(
+                &format!("cancelling the check run {name:?}"),
+                Method::Patch,
+                &route,
+                Some(&json!({
+                    "status": "completed",
+                    "conclusion": "cancelled",
+                    "output": {
+                        "title": "skillgate could not finish this report",
+                        "summary": summary::cap(&e.to_string(), CHECK_RUN_LIMIT),
+                    },
+                })),
+            )
+            .await;
+    }
+    result.map(|()| id)
+}
+
+/// Send the annotations of a created run, 50 per request, then complete it.
+async fn annotate_and_complete(
+    client: &Client,
+    route: &str,
+    name: &str,
+    gated: &Gated<'_>,
+    root: &Path,
+) -> Result<(), ApiError> {
+    let what = |doing: &str| format!("{doing} the check run {name:?}");
     let title = summary::title(gated);
     let annotations: Vec<Annotation> = gated
         .report
@@ -126,7 +159,7 @@ pub(super) async fn post(
             .send(
                 &what("annotating"),
                 Method::Patch,
-                &route,
+                route,
                 Some(&json!({
                     "output": { "title": title, "summary": progress, "annotations": batch },
                 })),
@@ -137,7 +170,7 @@ pub(super) async fn post(
         .send(
             &what("completing"),
             Method::Patch,
-            &route,
+            route,
             Some(&json!({
                 "status": "completed",
                 "conclusion": gated.conclusion.as_str(),
@@ -149,7 +182,7 @@ pub(super) async fn post(
             })),
         )
         .await?;
-    Ok(id)
+    Ok(())
 }
 
 #[cfg(test)]

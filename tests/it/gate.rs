@@ -862,3 +862,57 @@ async fn a_rate_limited_403_is_waited_out_not_taken_for_a_read_only_token() {
         "403, then 201 and the final update"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_that_cannot_be_finished_is_cancelled_not_left_in_progress() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 13 })))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/13")))
+        .respond_with(
+            ResponseTemplate::new(422)
+                .set_body_json(json!({ "message": "Invalid request: annotations" })),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/13")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 13 })))
+        .mount(&server)
+        .await;
+    let dir = pack("release-notes", &broken_links(3));
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("HTTP 422: Invalid request: annotations"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    assert_eq!(
+        sent.len(),
+        3,
+        "create, the refused annotations, the cancellation"
+    );
+    let last = &sent[2].2;
+    assert_eq!(last["status"], "completed");
+    assert_eq!(last["conclusion"], "cancelled");
+    assert!(
+        last["output"]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Invalid request: annotations")
+    );
+}
