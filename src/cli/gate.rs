@@ -118,6 +118,12 @@ struct GateEval {
     /// Run every cell again instead of reusing cached outcomes.
     #[arg(long, requires = "eval")]
     no_cache: bool,
+    /// Run seed rounds and stop as soon as the verdict cannot change.
+    #[arg(long, requires = "eval")]
+    sequential: bool,
+    /// Most seed rounds in sequential mode.
+    #[arg(long, value_name = "N", default_value_t = 6, requires = "sequential")]
+    max_seeds: u32,
     /// Where each skill's run directory goes (`DIR/<skill>`) [default: skillgate-runs/<time>].
     #[arg(long, value_name = "DIR", requires = "eval")]
     runs: Option<PathBuf>,
@@ -276,7 +282,7 @@ fn evaluate(
         placement: e.placement.clone(),
         backend: e.backend.map(Into::into),
         jobs: e.jobs,
-        out: Some(runs.join(folder)),
+        out: Some(runs.join(&folder)),
         resume: None,
         retries: e.retries,
         worktree: e.worktree,
@@ -295,8 +301,12 @@ fn evaluate(
         SkillParts::from_skill(skill),
         findings,
         policy,
-        Rounds::Once,
-        |_, _| {},
+        if e.sequential {
+            Rounds::Sequential(e.max_seeds)
+        } else {
+            Rounds::Once
+        },
+        |look, step| eprintln!("skillgate: {folder}: seed round {look}: {step:?}"),
     )?;
     eprintln!(
         "skillgate: evaluated {} in {}",

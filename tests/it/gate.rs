@@ -757,8 +757,9 @@ async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
             "local",
             "--conditions",
             "C0,C1,C2",
-            "--seeds",
-            "1",
+            "--sequential",
+            "--max-seeds",
+            "3",
             "--worktree",
             "--no-cache",
             "--runs",
@@ -776,6 +777,13 @@ async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
     );
     assert!(summary.contains("| Condition | Pass rate |"), "{summary}");
     assert!(run.outputs.contains("decision=inject"), "{}", run.outputs);
+    // Every task passes with the skill and fails without it: the first round settles it.
+    assert!(
+        run.stderr
+            .contains("inventory-conventions: seed round 1: InjectSettled"),
+        "{}",
+        run.stderr
+    );
     let logs = all_text(runs.path());
     assert!(
         logs.contains("PATH="),
