@@ -55,8 +55,11 @@ pub enum ApiError {
 /// HTTP methods the gate uses.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Method {
+    /// Read.
     Get,
+    /// Create.
     Post,
+    /// Update.
     Patch,
 }
 
