@@ -51,8 +51,8 @@ fn uri(path: &str) -> String {
 
 /// The rule's section of docs/rules.md in the released sources, when the package names its
 /// repository.
-fn help_uri(code: &str) -> Option<String> {
-    let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+fn help_uri(repository: &str, code: &str) -> Option<String> {
+    let repository = repository.trim_end_matches('/');
     (!repository.is_empty()).then(|| {
         format!(
             "{repository}/blob/v{}/docs/rules.md#{}",
@@ -95,7 +95,7 @@ fn rules() -> Vec<Value> {
                 "defaultConfiguration": { "level": level(r.severity) },
                 "properties": { "tags": [r.family().as_str()] },
             });
-            if let Some(uri) = help_uri(r.code) {
+            if let Some(uri) = help_uri(env!("CARGO_PKG_REPOSITORY"), r.code) {
                 rule["helpUri"] = json!(uri);
             }
             rule
@@ -162,4 +162,21 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
     let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_uris_point_at_the_rules_section_of_the_released_docs() {
+        assert_eq!(
+            help_uri("https://github.com/owner/skillgate/", "SG201").as_deref(),
+            Some(&*format!(
+                "https://github.com/owner/skillgate/blob/v{}/docs/rules.md#sg201",
+                env!("CARGO_PKG_VERSION")
+            ))
+        );
+        assert_eq!(help_uri("", "SG201"), None);
+    }
 }
