@@ -124,7 +124,7 @@ struct GateEval {
     /// Most seed rounds in sequential mode.
     #[arg(long, value_name = "N", default_value_t = 6, requires = "sequential")]
     max_seeds: u32,
-    /// Where each skill's run directory goes (`DIR/<skill>`) [default: skillgate-runs/<time>].
+    /// Where each skill's run directory goes (`DIR/<skill>`) [default: skillgate-runs/gate-<unix time>].
     #[arg(long, value_name = "DIR", requires = "eval")]
     runs: Option<PathBuf>,
 }
@@ -168,10 +168,11 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
         }
     }
     let runs = args.evaluation.runs.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "skillgate-runs/{}",
-            eval::runner::rfc3339(std::time::SystemTime::now()).replace(':', "-")
-        ))
+        // One root per gate run, so the skills' run directories never mix with an earlier run.
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        PathBuf::from(format!("skillgate-runs/gate-{seconds}"))
     });
     let mut gated: Vec<Gated<'_>> = Vec::with_capacity(skills.len());
     for skill in &skills {
