@@ -12,6 +12,7 @@ pub mod finding;
 pub mod github;
 pub mod knowledge;
 pub mod lint;
+pub mod mine;
 pub mod project;
 pub mod render;
 pub mod skill;

@@ -38,6 +38,9 @@ pub enum Error {
     /// `skillgate gate` could not find the changed skills or reach GitHub.
     #[error(transparent)]
     Gate(#[from] GateError),
+    /// Mining tasks from the history failed.
+    #[error(transparent)]
+    Mine(crate::mine::MineError),
     /// An argument is wrong in a way clap cannot see.
     #[error("{message}")]
     Usage {
