@@ -49,6 +49,9 @@ pub struct Config {
     /// Set-level limits of `skillgate audit`.
     #[serde(default)]
     pub audit: crate::audit::AuditSettings,
+    /// The check-run conclusion `skillgate gate` posts for each outcome.
+    #[serde(default)]
+    pub gate: crate::github::Settings,
 }
 
 /// When a run fails.

@@ -10,6 +10,7 @@ pub mod claims;
 pub mod config;
 pub mod eval;
 pub mod finding;
+pub mod github;
 pub mod knowledge;
 pub mod lint;
 pub mod mine;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use crate::assess::AssessError;
 use crate::config::ConfigError;
 use crate::eval::EvalError;
+use crate::github::GateError;
 use crate::lint::baseline::BaselineError;
 use crate::project::ScanError;
 use crate::skill::LoadError;
@@ -34,6 +35,9 @@ pub enum Error {
     /// The evaluation, its statistics or its verdict failed.
     #[error(transparent)]
     Assess(#[from] AssessError),
+    /// `skillgate gate` could not find the changed skills or reach GitHub.
+    #[error(transparent)]
+    Gate(#[from] GateError),
     /// Mining tasks from the history failed.
     #[error(transparent)]
     Mine(crate::mine::MineError),

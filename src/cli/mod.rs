@@ -93,6 +93,13 @@ enum Command {
     /// Combine the JSON or JSON-lines outputs of `skillgate audit` (the shards of one split)
     /// into one audit, as a single run would have printed it.
     Merge(audit::MergeArgs),
+    /// Judge the skills a change touched and report where reviewers look: check runs with
+    /// annotations on GitHub, a pull-request comment, SARIF.
+    ///
+    /// Exit status as for `check`: 0 when no finding reaches --fail-on, 1 when one does, 2 on
+    /// a usage, input or GitHub API error.
+    #[command(after_long_help = gate::GATE_EXAMPLES)]
+    Gate(Box<gate::GateArgs>),
 }
 
 #[derive(Debug, Subcommand)]
@@ -244,6 +251,7 @@ mod audit;
 mod error;
 mod eval_args;
 mod evaluate;
+mod gate;
 mod mine;
 
 use error::EXIT_INPUT;
@@ -283,6 +291,7 @@ pub fn main() -> ExitCode {
         Command::Report(args) => evaluate::report(&args),
         Command::Audit(args) => audit::run(&args),
         Command::Merge(args) => audit::merge(&args),
+        Command::Gate(args) => gate::run(&args),
     };
     result.unwrap_or_else(|e| e.report())
 }

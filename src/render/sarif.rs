@@ -1,10 +1,15 @@
-//! SARIF 2.1.0, as GitHub code scanning accepts it: every rule with id, name and help;
-//! results with physical locations and regions; no `fixes`.
+//! SARIF 2.1.0, as GitHub code scanning accepts it: every rule with id, name, help and (when
+//! the package names its repository) a `helpUri` into docs/rules.md; results with physical
+//! locations, regions and `partialFingerprints` that survive edits elsewhere in the file; no
+//! `fixes`.
+
+use std::collections::HashMap;
 
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 
 use super::{Report, display};
-use crate::finding::{Location, Severity};
+use crate::finding::{Finding, Location, Severity};
 use crate::lint::RULES;
 
 fn level(severity: Severity) -> &'static str {
@@ -44,11 +49,41 @@ fn uri(path: &str) -> String {
     out
 }
 
+/// The rule's section of docs/rules.md in the released sources, when the package names its
+/// repository.
+fn help_uri(repository: &str, code: &str) -> Option<String> {
+    let repository = repository.trim_end_matches('/');
+    (!repository.is_empty()).then(|| {
+        format!(
+            "{repository}/blob/v{}/docs/rules.md#{}",
+            env!("CARGO_PKG_VERSION"),
+            code.to_lowercase()
+        )
+    })
+}
+
+/// A fingerprint of the finding's rule, file and message (not its line, so GitHub keeps
+/// tracking it when lines above move), numbered when the same one occurs again.
+fn fingerprint(f: &Finding, seen: &mut HashMap<String, usize>) -> String {
+    let mut hash = Sha256::new();
+    for part in [f.code, &display(&f.location.path), &f.message] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    let hex: String = hash.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let n = seen.entry(hex.clone()).or_default();
+    *n += 1;
+    format!("{hex}:{n}")
+}
+
 fn rules() -> Vec<Value> {
     RULES
         .iter()
         .map(|r| {
-            json!({
+            let mut rule = json!({
                 "id": r.code,
                 "name": r.name,
                 "shortDescription": { "text": r.summary },
@@ -59,12 +94,17 @@ fn rules() -> Vec<Value> {
                 },
                 "defaultConfiguration": { "level": level(r.severity) },
                 "properties": { "tags": [r.family().as_str()] },
-            })
+            });
+            if let Some(uri) = help_uri(env!("CARGO_PKG_REPOSITORY"), r.code) {
+                rule["helpUri"] = json!(uri);
+            }
+            rule
         })
         .collect()
 }
 
 pub(super) fn render(reports: &[Report<'_>]) -> String {
+    let mut seen = HashMap::new();
     let results: Vec<Value> = reports
         .iter()
         .flat_map(|r| &r.findings)
@@ -80,6 +120,7 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
                 "level": level(f.severity),
                 "message": { "text": message },
                 "locations": [physical(&f.location)],
+                "partialFingerprints": { "skillgateFinding/v1": fingerprint(f, &mut seen) },
             });
             if !f.related.is_empty() {
                 result["relatedLocations"] = f
@@ -121,4 +162,21 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
     let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_uris_point_at_the_rules_section_of_the_released_docs() {
+        assert_eq!(
+            help_uri("https://github.com/owner/skillgate/", "SG201").as_deref(),
+            Some(&*format!(
+                "https://github.com/owner/skillgate/blob/v{}/docs/rules.md#sg201",
+                env!("CARGO_PKG_VERSION")
+            ))
+        );
+        assert_eq!(help_uri("", "SG201"), None);
+    }
 }

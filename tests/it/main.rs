@@ -1,5 +1,6 @@
 //! skillgate's integration tests: one binary, one module per area.
 
+mod action;
 mod audit;
 mod cli;
 mod code;
@@ -9,6 +10,7 @@ mod eval_cli;
 mod eval_report;
 mod fit;
 mod formats;
+mod gate;
 mod inputs;
 mod knowledge;
 mod mine;

@@ -1,0 +1,926 @@
+//! `skillgate gate` against a local HTTP server that plays the GitHub REST API: the exact
+//! requests, their order and bodies, the fallback, retries, and that the token never leaks.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::support::{manifest, root, skillgate, tree};
+
+/// A token no output may ever contain.
+const TOKEN: &str = "ghs_gateTestToken0123456789abcdefXYZ";
+/// `pull_request.head.sha` of the fixture payload.
+const HEAD_SHA: &str = "ec26c3e57ca3a959ca5aad62de7213c562f8c821";
+/// `pull_request.base.sha` of the fixture payload.
+const BASE_SHA: &str = "f95f852bd8fca8fcc58a9a2d6c842781e32a215e";
+/// The merge commit Actions puts in GITHUB_SHA on a pull_request event.
+const MERGE_SHA: &str = "6c1e2b9d0f4a7d3e8b5c2a1f0e9d8c7b6a5f4e3d";
+const RUNS: &str = "/repos/pack-maintainers/agent-skills/check-runs";
+
+/// What one gate run left behind.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+    step_summary: String,
+    outputs: String,
+}
+
+impl Run {
+    /// Every text the run wrote, for the token check.
+    fn everything(&self) -> String {
+        format!(
+            "{}{}{}{}",
+            self.stdout, self.stderr, self.step_summary, self.outputs
+        )
+    }
+}
+
+/// Run `skillgate gate ARGS` in `dir` as a pull_request workflow would, against `api`.
+fn gate(dir: &Path, api: Option<&str>, token: Option<&str>, args: &[&str]) -> Run {
+    gate_on(
+        ("pull_request", "pull_request.synchronize.json"),
+        dir,
+        api,
+        token,
+        args,
+    )
+}
+
+/// Run `skillgate gate ARGS` in `dir` on the event `(name, payload file in fixtures/github)`.
+fn gate_on(
+    (event_name, payload): (&str, &str),
+    dir: &Path,
+    api: Option<&str>,
+    token: Option<&str>,
+    args: &[&str],
+) -> Run {
+    let files = tempfile::tempdir().unwrap();
+    let summary = files.path().join("step_summary.md");
+    let outputs = files.path().join("output.txt");
+    let mut cmd = skillgate();
+    cmd.current_dir(dir)
+        .arg("gate")
+        .args(args)
+        .env(
+            "GITHUB_EVENT_PATH",
+            root().join("fixtures/github").join(payload),
+        )
+        .env("GITHUB_EVENT_NAME", event_name)
+        .env("GITHUB_SHA", MERGE_SHA)
+        .env("GITHUB_REPOSITORY", "pack-maintainers/agent-skills")
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GITHUB_OUTPUT", &outputs);
+    match api {
+        Some(url) => cmd.env("GITHUB_API_URL", url),
+        None => cmd.env_remove("GITHUB_API_URL"),
+    };
+    match token {
+        Some(t) => cmd.env("GITHUB_TOKEN", t),
+        None => cmd.env_remove("GITHUB_TOKEN"),
+    };
+    let out = cmd.output().unwrap();
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_default();
+    let run = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        step_summary: read(&summary),
+        outputs: read(&outputs),
+    };
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(
+        !run.everything().contains(TOKEN),
+        "the token leaked:\n{}",
+        run.everything()
+    );
+    run
+}
+
+/// A skill pack with one skill `name` whose body is `body`.
+fn pack(name: &str, body: &str) -> tempfile::TempDir {
+    tree(&[(&format!("skills/{name}/SKILL.md"), &manifest(name, body))])
+}
+
+/// A body with `n` links to files the skill folder does not have.
+fn broken_links(n: usize) -> String {
+    let mut body = String::from("# Release notes\n\nNever publish notes without a review.\n\n");
+    for i in 0..n {
+        body.push_str(&format!("- See [part {i}](references/missing-{i}.md).\n"));
+    }
+    body
+}
+
+/// The requests the server received, as (method, path with query, JSON body).
+async fn requests(server: &MockServer) -> Vec<(String, String, Value)> {
+    server
+        .received_requests()
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .map(|r| {
+            let target = match r.url.query() {
+                Some(q) => format!("{}?{q}", r.url.path()),
+                None => r.url.path().to_owned(),
+            };
+            let body = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+            (r.method.to_string(), target, body)
+        })
+        .collect()
+}
+
+async fn check_run_api(server: &MockServer, id: u64) {
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": id })))
+        .mount(server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/{id}")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": id })))
+        .mount(server)
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn one_check_run_on_the_head_sha_with_annotations_fifty_at_a_time() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 42).await;
+    let dir = pack("release-notes", &broken_links(120));
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github", "--fail-on", "never"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    let sent = requests(&server).await;
+    let shape: Vec<(&str, &str)> = sent
+        .iter()
+        .map(|(m, p, _)| (m.as_str(), p.as_str()))
+        .collect();
+    let run_path = format!("{RUNS}/42");
+    assert_eq!(
+        shape,
+        [
+            ("POST", RUNS),
+            ("PATCH", run_path.as_str()),
+            ("PATCH", run_path.as_str()),
+            ("PATCH", run_path.as_str()),
+            ("PATCH", run_path.as_str()),
+        ]
+    );
+    assert_eq!(
+        sent[0].2,
+        json!({
+            "name": "skillgate: release-notes",
+            "head_sha": HEAD_SHA,
+            "status": "in_progress",
+        }),
+        "created on the pull request's head, not on GITHUB_SHA's merge commit"
+    );
+
+    let batches: Vec<&Vec<Value>> = sent[1..4]
+        .iter()
+        .map(|(_, _, b)| b["output"]["annotations"].as_array().unwrap())
+        .collect();
+    assert_eq!(
+        batches.iter().map(|b| b.len()).collect::<Vec<_>>(),
+        [50, 50, 20]
+    );
+    let all: Vec<&Value> = batches.iter().flat_map(|b| b.iter()).collect();
+    let first = all[0];
+    assert_eq!(first["path"], "skills/release-notes/SKILL.md");
+    assert_eq!(first["annotation_level"], "failure", "SG501 is an error");
+    assert!(
+        first["title"].as_str().unwrap().starts_with("SG50"),
+        "{first}"
+    );
+    assert_eq!(first["start_line"], first["end_line"]);
+    assert!(first["start_column"].is_u64() && first["end_column"].is_u64());
+    for (_, _, body) in &sent[1..4] {
+        assert!(body.get("status").is_none() && body.get("conclusion").is_none());
+        assert!(body["output"]["title"].is_string() && body["output"]["summary"].is_string());
+    }
+    // Every link is annotated once, on its own line.
+    let mut lines: Vec<u64> = all
+        .iter()
+        .map(|a| a["start_line"].as_u64().unwrap())
+        .collect();
+    lines.dedup();
+    assert_eq!(lines.len(), 120);
+
+    let last = &sent[4].2;
+    assert_eq!(last["status"], "completed");
+    assert_eq!(
+        last["conclusion"], "neutral",
+        "skip -> neutral; with --fail-on never no finding fails it"
+    );
+    assert!(last["output"].get("annotations").is_none());
+    let summary = last["output"]["summary"].as_str().unwrap();
+    assert!(summary.contains("**Verdict: skip (static)**"), "{summary}");
+    assert!(summary.contains("| Section | Tokens |"), "{summary}");
+    let text = last["output"]["text"].as_str().unwrap();
+    assert!(text.contains("missing-119.md"), "{text}");
+    assert!(
+        last["output"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("skip (static): 120 errors, 0 warnings")
+    );
+    // The token went where it belongs: the Authorization header, and nowhere in a body.
+    for r in server.received_requests().await.unwrap() {
+        let auth = r.headers.get("authorization").unwrap().to_str().unwrap();
+        assert!(auth.ends_with(TOKEN), "{auth}");
+        assert!(!String::from_utf8_lossy(&r.body).contains(TOKEN));
+    }
+    assert!(run.outputs.contains("findings=120\n"), "{}", run.outputs);
+    assert!(run.outputs.contains("decision=skip\n"), "{}", run.outputs);
+    assert_eq!(run.step_summary, "", "check runs need no step summary");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn errors_fail_the_check_and_the_exit_status() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 7).await;
+    // A name that is not the folder's: SG1xx reports it as an error.
+    let dir = tree(&[(
+        "skills/notes/SKILL.md",
+        "---\nname: Release Notes!\ndescription: Drafts release notes. Use when preparing a release.\n---\nNever skip the review.\n",
+    )]);
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/notes", "--github"],
+    );
+    assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+    let sent = requests(&server).await;
+    let last = &sent.last().unwrap().2;
+    assert_eq!(last["conclusion"], "failure", "{last}");
+    let annotations = &sent[1].2["output"]["annotations"];
+    assert!(
+        annotations
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["annotation_level"] == "failure"),
+        "{annotations}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_gate_table_of_the_config_sets_the_conclusions() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 8).await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    std::fs::write(
+        dir.path().join("skillgate.toml"),
+        "[gate]\nskip = \"success\"\n",
+    )
+    .unwrap();
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github", "--fail-on", "never"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    assert_eq!(sent.len(), 2, "no findings, so no annotation request");
+    assert_eq!(sent[1].2["conclusion"], "success");
+
+    std::fs::write(
+        dir.path().join("skillgate.toml"),
+        "[gate]\nskip = \"green\"\n",
+    )
+    .unwrap();
+    let run = gate(dir.path(), None, None, &["skills/release-notes"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("skillgate.toml"), "{}", run.stderr);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_over_long_summary_is_cut_at_a_line_with_a_note() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 9).await;
+    let mut body = String::new();
+    for i in 0..6_000 {
+        body.push_str(&format!(
+            "## Step number {i} of the long procedure\n\nDo it.\n\n"
+        ));
+    }
+    let dir = pack("long", &body);
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/long", "--github", "--fail-on", "never"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    let output = &sent.last().unwrap().2["output"];
+    for key in ["summary", "text"] {
+        let text = output[key].as_str().unwrap();
+        assert!(
+            text.chars().count() <= 65_535,
+            "{key}: {}",
+            text.chars().count()
+        );
+        assert!(
+            text.contains("more characters of this report were left out"),
+            "{key}"
+        );
+        let before_note = text.rsplit_once("\n\n*…").unwrap().0;
+        let last_line = before_note.lines().last().unwrap();
+        assert!(
+            last_line.ends_with('|') || last_line.is_empty(),
+            "{key} cut mid-line: {last_line:?}"
+        );
+    }
+    assert!(
+        output["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Step number 1 of the long procedure | ")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_comment_is_created_once_then_edited_in_place() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 11).await;
+    let comments = "/repos/pack-maintainers/agent-skills/issues/2/comments";
+    Mock::given(method("GET"))
+        .and(path(comments))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!([{ "id": 3, "body": "Looks good to me" }])),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path(comments))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 99 })))
+        .mount(&server)
+        .await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let args = ["skills/release-notes", "--github", "--comment"];
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    let tail: Vec<(&str, &str)> = sent[2..]
+        .iter()
+        .map(|(m, p, _)| (m.as_str(), p.as_str()))
+        .collect();
+    let listing = format!("{comments}?per_page=100&page=1");
+    assert_eq!(tail, [("GET", listing.as_str()), ("POST", comments)]);
+    let created = sent[3].2["body"].as_str().unwrap().to_owned();
+    assert!(created.starts_with("<!-- skillgate-gate"), "{created}");
+    assert!(
+        created.contains("| `release-notes` | skip (static) | `neutral` |"),
+        "{created}"
+    );
+
+    // The next push finds the marked comment and edits it; no second comment.
+    server.reset().await;
+    check_run_api(&server, 12).await;
+    Mock::given(method("GET"))
+        .and(path(comments))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!([
+            { "id": 3, "body": "Looks good to me" },
+            { "id": 99, "body": created },
+        ])))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(
+            "/repos/pack-maintainers/agent-skills/issues/comments/99",
+        ))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 99 })))
+        .mount(&server)
+        .await;
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    let tail: Vec<(&str, &str)> = sent[2..]
+        .iter()
+        .map(|(m, p, _)| (m.as_str(), p.as_str()))
+        .collect();
+    assert_eq!(
+        tail,
+        [
+            ("GET", listing.as_str()),
+            (
+                "PATCH",
+                "/repos/pack-maintainers/agent-skills/issues/comments/99"
+            )
+        ]
+    );
+    assert!(
+        sent[3].2["body"]
+            .as_str()
+            .unwrap()
+            .contains("<!-- skillgate-gate")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_403_falls_back_to_workflow_commands_and_the_step_summary() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(
+            ResponseTemplate::new(403)
+                .set_body_json(json!({ "message": "Resource not accessible by integration" })),
+        )
+        .mount(&server)
+        .await;
+    let warnings =
+        "# Notes\n\nAs of 2024 the latest version is 3.\n\nUse either pnpm, npm, yarn or bun.\n";
+    let dir = tree(&[
+        ("skills/warn/SKILL.md", &manifest("warn", warnings)),
+        (
+            "skills/links/SKILL.md",
+            &manifest("links", &broken_links(12)),
+        ),
+    ]);
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/warn", "skills/links", "--github"],
+    );
+    assert_eq!(run.code, 1, "error-level findings fail as without --github");
+    assert_eq!(
+        requests(&server).await.len(),
+        1,
+        "a plain 403 is not retried"
+    );
+    assert_eq!(
+        run.stderr.matches("may not write check runs").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let commands: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("::")).collect();
+    let levels: Vec<&str> = commands
+        .iter()
+        .map(|l| l[2..].split(' ').next().unwrap())
+        .collect();
+    let mut sorted = levels.clone();
+    sorted.sort_by_key(|l| ["error", "warning", "notice"].iter().position(|x| x == l));
+    assert_eq!(
+        levels, sorted,
+        "most severe first, though the warnings' skill came first"
+    );
+    assert_eq!(levels.iter().filter(|l| **l == "error").count(), 12);
+    assert!(
+        levels.iter().filter(|l| **l == "warning").count() >= 2,
+        "{levels:?}"
+    );
+    assert!(
+        commands[0].starts_with("::error file=skills/links/SKILL.md,line="),
+        "{}",
+        commands[0]
+    );
+    let s = &run.step_summary;
+    assert!(s.contains("instead of check runs"), "{s}");
+    assert!(s.contains("Resource not accessible by integration"), "{s}");
+    assert!(
+        s.contains("GitHub shows only the first 10 error, 10 warning"),
+        "{s}"
+    );
+    assert!(
+        s.contains("## skillgate: warn") && s.contains("## skillgate: links"),
+        "{s}"
+    );
+    assert!(
+        s.contains("missing-11.md"),
+        "every finding is in the summary: {s}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_token_falls_back_too() {
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let run = gate(
+        dir.path(),
+        Some("http://127.0.0.1:9"),
+        None,
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("GITHUB_TOKEN is not set"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.step_summary.contains("## skillgate: release-notes"));
+    assert!(
+        !run.step_summary.contains("GitHub shows only"),
+        "few findings, no note"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_502_is_retried_once_then_the_run_goes_on() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(ResponseTemplate::new(502).set_body_string("Bad Gateway"))
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    check_run_api(&server, 5).await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let shape: Vec<(String, String)> = requests(&server)
+        .await
+        .into_iter()
+        .map(|(m, p, _)| (m, p))
+        .collect();
+    let run_path = format!("{RUNS}/5");
+    assert_eq!(
+        shape,
+        [
+            ("POST".to_owned(), RUNS.to_owned()),
+            ("POST".to_owned(), RUNS.to_owned()),
+            ("PATCH".to_owned(), run_path),
+        ]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unreachable_api_is_one_clear_error() {
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused.
+    let run = gate(
+        dir.path(),
+        Some("http://127.0.0.1:9"),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 2);
+    let errors: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("error:"))
+        .collect();
+    assert_eq!(errors.len(), 1, "{}", run.stderr);
+    assert!(
+        errors[0].contains("cannot reach the GitHub API at http://127.0.0.1:9"),
+        "{}",
+        errors[0]
+    );
+}
+
+#[test]
+fn the_changed_skills_come_from_the_pull_requests_base() {
+    let dir = tree(&[
+        ("skills/a/SKILL.md", &manifest("a", "Never skip.\n")),
+        ("skills/b/SKILL.md", &manifest("b", "Never skip.\n")),
+    ]);
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .current_dir(dir.path())
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "base"]);
+    let base = String::from_utf8(
+        std::process::Command::new("git")
+            .current_dir(dir.path())
+            .args(["rev-parse", "HEAD"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("skills/b/SKILL.md"),
+        manifest("b", "Never skip the review.\n"),
+    )
+    .unwrap();
+    git(&["commit", "-q", "-am", "change b"]);
+
+    // The event's base SHA is the default; here the fixture's SHA is not in this history, so
+    // --changed-since names the real base, as a workflow with another base would.
+    let run = gate(dir.path(), None, None, &["--changed-since", base.trim()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("1 skill folders changed"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.contains("skills/b/SKILL.md"), "{}", run.stdout);
+    assert!(!run.stdout.contains("skills/a/SKILL.md"), "{}", run.stdout);
+
+    // Without --changed-since the pull request's base is used: the fixture's, which this
+    // history lacks, so git says so and the gate tells what to do.
+    let run = gate(dir.path(), None, None, &[]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains(BASE_SHA), "{}", run.stderr);
+    assert!(run.stderr.contains("fetch-depth: 0"), "{}", run.stderr);
+}
+
+#[test]
+fn sarif_fingerprints_follow_a_finding_when_lines_above_it_move() {
+    let sarif = |body: &str| -> Value {
+        let dir = pack("release-notes", body);
+        let out = skillgate()
+            .current_dir(dir.path())
+            .args([
+                "check",
+                "skills/release-notes",
+                "--format",
+                "sarif",
+                "--fail-on",
+                "never",
+            ])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let links = "- See [a](references/a.md).\n- See [a](references/a.md).\n";
+    let before = sarif(&format!("# Notes\n\nNever skip.\n\n{links}"));
+    let after = sarif(&format!(
+        "# Notes\n\nNever skip.\n\nA new paragraph.\n\n{links}"
+    ));
+    let facts = |log: &Value| -> Vec<(String, u64)> {
+        log["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["ruleId"].as_str().unwrap().starts_with("SG50"))
+            .map(|r| {
+                (
+                    r["partialFingerprints"]["skillgateFinding/v1"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                    r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                        .as_u64()
+                        .unwrap(),
+                )
+            })
+            .collect()
+    };
+    let (before, after) = (facts(&before), facts(&after));
+    assert!(before.len() >= 2, "{before:?}");
+    assert_eq!(
+        before.iter().map(|(f, _)| f).collect::<Vec<_>>(),
+        after.iter().map(|(f, _)| f).collect::<Vec<_>>(),
+        "same findings, same fingerprints"
+    );
+    assert_ne!(before[0].1, after[0].1, "the lines did move");
+    assert_ne!(before[0].0, before[1].0, "repeated findings are told apart");
+}
+
+/// Every file below `dir`, read as text.
+fn all_text(dir: &Path) -> String {
+    let mut out = String::new();
+    for entry in ignore::WalkBuilder::new(dir)
+        .hidden(false)
+        .ignore(false)
+        .git_ignore(false)
+        .build()
+        .flatten()
+    {
+        if entry.file_type().is_some_and(|t| t.is_file()) {
+            out.push_str(&String::from_utf8_lossy(
+                &std::fs::read(entry.path()).unwrap_or_default(),
+            ));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 21).await;
+    let runs = tempfile::tempdir().unwrap();
+    // The agent prints its whole environment first, so the run's logs show what it was given.
+    let agent = format!(
+        "env; exec {}",
+        root().join("fixtures/agents/command-agent.sh").display()
+    );
+    let run = gate(
+        &root(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &[
+            "fixtures/skills/inventory-conventions",
+            "--repo",
+            "fixtures/repos/inventory",
+            "--github",
+            "--eval",
+            "--tasks",
+            "tasks",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            &agent,
+            "--backend",
+            "local",
+            "--conditions",
+            "C0,C1,C2",
+            "--sequential",
+            "--max-seeds",
+            "3",
+            "--worktree",
+            "--no-cache",
+            "--runs",
+            runs.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let sent = requests(&server).await;
+    let last = &sent.last().unwrap().2;
+    assert_eq!(last["conclusion"], "success", "inject -> success: {last}");
+    let summary = last["output"]["summary"].as_str().unwrap();
+    assert!(
+        summary.contains("**Verdict: inject (evaluated)**"),
+        "{summary}"
+    );
+    assert!(summary.contains("| Condition | Pass rate |"), "{summary}");
+    assert!(run.outputs.contains("decision=inject"), "{}", run.outputs);
+    // Every task passes with the skill and fails without it: the first round settles it.
+    assert!(
+        run.stderr
+            .contains("inventory-conventions: seed round 1: InjectSettled"),
+        "{}",
+        run.stderr
+    );
+    let logs = all_text(runs.path());
+    assert!(
+        logs.contains("PATH="),
+        "the agent's environment is in its logs"
+    );
+    assert!(!logs.contains(TOKEN), "the token reached the sandbox");
+    assert!(
+        !logs.contains("GITHUB_TOKEN="),
+        "the token reached the sandbox"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_push_reports_on_github_sha_through_an_enterprise_api_path() {
+    let server = MockServer::start().await;
+    let runs = format!("/api/v3{RUNS}");
+    Mock::given(method("POST"))
+        .and(path(runs.as_str()))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 31 })))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{runs}/31")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 31 })))
+        .mount(&server)
+        .await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let api = format!("{}/api/v3/", server.uri());
+    let run = gate_on(
+        ("push", "push.json"),
+        dir.path(),
+        Some(&api),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(sent[0].1, runs);
+    assert_eq!(
+        sent[0].2["head_sha"], MERGE_SHA,
+        "on a push, GITHUB_SHA is the pushed commit"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_rate_limited_403_is_waited_out_not_taken_for_a_read_only_token() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(
+            ResponseTemplate::new(403)
+                .insert_header("x-ratelimit-remaining", "0")
+                .insert_header("retry-after", "1")
+                .set_body_json(json!({ "message": "API rate limit exceeded" })),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    check_run_api(&server, 6).await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("instead"),
+        "no fallback: {}",
+        run.stderr
+    );
+    assert_eq!(
+        requests(&server).await.len(),
+        3,
+        "403, then 201 and the final update"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_run_that_cannot_be_finished_is_cancelled_not_left_in_progress() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 13 })))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/13")))
+        .respond_with(
+            ResponseTemplate::new(422)
+                .set_body_json(json!({ "message": "Invalid request: annotations" })),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/13")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 13 })))
+        .mount(&server)
+        .await;
+    let dir = pack("release-notes", &broken_links(3));
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("HTTP 422: Invalid request: annotations"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    assert_eq!(
+        sent.len(),
+        3,
+        "create, the refused annotations, the cancellation"
+    );
+    let last = &sent[2].2;
+    assert_eq!(last["status"], "completed");
+    assert_eq!(last["conclusion"], "cancelled");
+    assert!(
+        last["output"]["summary"]
+            .as_str()
+            .unwrap()
+            .contains("Invalid request: annotations")
+    );
+}
