@@ -17,6 +17,7 @@ use crate::config::Config;
 use crate::finding::{Finding, Location, Related, Severity};
 use crate::project::Project;
 use crate::skill::analysis::Analysis;
+use crate::skill::references::References;
 use crate::skill::{Skill, SourceFile};
 
 pub use fit::{Fit, StackFit};
@@ -125,6 +126,7 @@ pub struct Context<'a> {
     /// stay silent without it.
     pub project: Option<&'a Project>,
     analysis: OnceCell<Analysis>,
+    references: OnceCell<References>,
 }
 
 impl<'a> Context<'a> {
@@ -135,12 +137,18 @@ impl<'a> Context<'a> {
             config,
             project,
             analysis: OnceCell::new(),
+            references: OnceCell::new(),
         }
     }
 
     /// The skill's code facts and claims, read on first use and shared by every rule.
     pub fn analysis(&self) -> &Analysis {
         self.analysis.get_or_init(|| Analysis::of(self.skill))
+    }
+
+    /// Every path the skill mentions, resolved once and shared by the structure rules.
+    pub fn references(&self) -> &References {
+        self.references.get_or_init(|| References::of(self.skill))
     }
 }
 

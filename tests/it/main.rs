@@ -9,6 +9,7 @@ mod fit;
 mod formats;
 mod inputs;
 mod knowledge;
+mod precision;
 mod project;
 mod rules;
 mod sequential;

@@ -1,0 +1,62 @@
+//! Findings a skill author trusts: the reference resolver on the shapes real packs use
+//! (folders named as folders, stems in lists, globs, client placeholders, client metadata).
+
+use super::support::{finding_lines, run};
+
+/// Concise findings for one fixture skill under `fixtures/precision/`.
+fn concise(name: &str) -> String {
+    let path = format!("fixtures/precision/{name}");
+    let (_, out, err) = run(&["check", &path, "-f", "concise", "--fail-on", "never"]);
+    assert!(err.is_empty(), "{name}: {err}");
+    finding_lines(&out).join("\n")
+}
+
+#[test]
+fn shapes_of_reference_real_packs_use_resolve() {
+    for name in [
+        "folder-named-as-folder",
+        "stems-in-list",
+        "placeholders",
+        "glob",
+        "codex-agent-metadata",
+    ] {
+        assert_eq!(concise(name), "", "{name} should have no finding");
+    }
+}
+
+#[test]
+fn placeholders_still_report_missing_files() {
+    insta::assert_snapshot!("placeholder_missing", concise("placeholder-missing"));
+}
+
+#[test]
+fn orphans_are_reported_per_folder_and_per_file() {
+    insta::assert_snapshot!("orphans", concise("orphans"));
+    let (_, out, _) = run(&[
+        "check",
+        "fixtures/precision/orphans",
+        "-f",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let folder = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| {
+            f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`drafts/`"))
+        })
+        .expect("one finding for the folder");
+    let related: Vec<&str> = folder["related"]
+        .as_array()
+        .expect("related")
+        .iter()
+        .filter_map(|r| r["path"].as_str())
+        .collect();
+    assert_eq!(related.len(), 3, "{related:?}");
+    assert!(related.iter().all(|p| p.contains("drafts/")));
+}
