@@ -7,6 +7,7 @@ pub mod code;
 pub mod error;
 pub mod frontmatter;
 pub mod markdown;
+pub mod quoted;
 pub mod references;
 pub mod source;
 pub mod tokens;

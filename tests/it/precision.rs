@@ -1,5 +1,6 @@
 //! Findings a skill author trusts: the reference resolver on the shapes real packs use
-//! (folders named as folders, stems in lists, globs, client placeholders, client metadata).
+//! (folders named as folders, stems in lists, globs, client placeholders, client metadata),
+//! and quoted text read as a quotation, not as the skill's own voice.
 
 use super::support::{finding_lines, run};
 
@@ -19,6 +20,7 @@ fn shapes_of_reference_real_packs_use_resolve() {
         "placeholders",
         "glob",
         "codex-agent-metadata",
+        "quoted-phrases",
     ] {
         assert_eq!(concise(name), "", "{name} should have no finding");
     }

@@ -7,6 +7,7 @@ use regex::Regex;
 use super::prose_matches;
 use crate::finding::Severity;
 use crate::lint::Rule;
+use crate::skill::quoted;
 
 /// SG301.
 pub const NO_PROHIBITIONS: Rule = Rule {
@@ -112,7 +113,7 @@ pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
         let text = &cx.skill.source.text;
         let lines = &cx.skill.body.prose_lines;
         for (i, line) in lines.iter().enumerate() {
-            let lower = text[line.clone()].to_ascii_lowercase();
+            let lower = quoted::mask(&text[line.clone()]).to_ascii_lowercase();
             let Some(m) = MENU.find(&lower) else {
                 continue;
             };

@@ -8,6 +8,7 @@ use super::head;
 use crate::finding::Severity;
 use crate::lint::{Context, Rule};
 use crate::skill::frontmatter::{Field, SPEC_KEYS};
+use crate::skill::quoted;
 
 const MAX_NAME_CHARS: usize = 64;
 const MAX_COMPATIBILITY_CHARS: usize = 500;
@@ -259,14 +260,17 @@ pub const DESCRIPTION_NOT_THIRD_PERSON: Rule = Rule {
     name: "description-not-third-person",
     severity: Severity::Warning,
     summary: "`description` speaks in the first or second person",
-    what: "Flags descriptions written as \"I can help you…\" or \"You can use this to…\".",
+    what: "Flags descriptions written as \"I can help you…\" or \"You can use this to…\". \
+           Quoted text (a user's phrase in straight or typographic quotes, inline code) is \
+           not the skill's own voice and is skipped.",
     why: "The description is read by the agent as a statement about the skill; first- and \
           second-person wording confuses who is speaking and weakens discovery.",
     fires: "---\nname: release-notes\ndescription: I can help you draft release notes when you prepare a release.\n---\n",
-    passes: GOOD,
+    passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when asked to \"write my release notes\" or “summarise our changes”.\n---\n",
     check: |cx, out| {
         if let Some(d) = description(cx)
-            && let Some(m) = FIRST_OR_SECOND_PERSON.find(&d.value)
+            && let masked = quoted::mask(&d.value)
+            && let Some(m) = FIRST_OR_SECOND_PERSON.find(&masked)
         {
             out.report(
                 &cx.skill.source,
