@@ -144,6 +144,11 @@ struct CheckArgs {
     /// Skip these rules (codes or prefixes); added to the config's list.
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     ignore: Vec<String>,
+    /// The clients the skill is written for, e.g. `claude-code,codex` (claude-code, codex,
+    /// cursor, copilot, generic); replaces the config's `targets`. Frontmatter keys that only
+    /// other clients document become notes naming them [default: every client].
+    #[arg(long, value_delimiter = ',', value_name = "CLIENTS", value_parser = parse_target)]
+    target: Vec<crate::targets::Target>,
     /// Configuration file [default: skillgate.toml at the repository root, if present].
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -169,6 +174,10 @@ enum ColorChoice {
 }
 
 mod evaluate;
+
+fn parse_target(s: &str) -> Result<crate::targets::Target, String> {
+    s.parse()
+}
 
 /// Exit status for usage and input errors.
 const EXIT_INPUT: u8 = 2;
@@ -221,10 +230,13 @@ fn check(args: &CheckArgs) -> ExitCode {
         },
         None => None,
     };
-    let config = match load_config(args) {
+    let mut config = match load_config(args) {
         Ok(c) => c,
         Err(e) => return fail(&e),
     };
+    if !args.target.is_empty() {
+        config.targets = args.target.clone();
+    }
     let selection = Selection {
         select: if args.select.is_empty() {
             config.select.clone()

@@ -34,6 +34,10 @@ pub struct Config {
     /// Frontmatter policy.
     #[serde(default)]
     pub frontmatter: FrontmatterPolicy,
+    /// The clients the skills are written for (every client when empty): which frontmatter
+    /// keys are documented, and which only another client knows.
+    #[serde(default)]
+    pub targets: Vec<crate::targets::Target>,
     /// Defaults for `skillgate eval`.
     #[serde(default)]
     pub eval: crate::eval::EvalConfig,
@@ -137,6 +141,15 @@ pub enum ConfigError {
 }
 
 impl Config {
+    /// The targets in force: those configured, or every client.
+    pub fn targets(&self) -> &[crate::targets::Target] {
+        if self.targets.is_empty() {
+            crate::targets::Target::ALL
+        } else {
+            &self.targets
+        }
+    }
+
     /// Read and validate a configuration file.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {

@@ -62,3 +62,65 @@ fn orphans_are_reported_per_folder_and_per_file() {
     assert_eq!(related.len(), 3, "{related:?}");
     assert!(related.iter().all(|p| p.contains("drafts/")));
 }
+
+/// Concise findings for a fixture with extra arguments.
+fn concise_with(name: &str, extra: &[&str]) -> String {
+    let path = format!("fixtures/precision/{name}");
+    let mut args = vec![
+        "check",
+        path.as_str(),
+        "-f",
+        "concise",
+        "--fail-on",
+        "never",
+    ];
+    args.extend_from_slice(extra);
+    let (_, out, err) = run(&args);
+    assert!(err.is_empty(), "{name}: {err}");
+    finding_lines(&out).join("\n")
+}
+
+#[test]
+fn vendor_keys_follow_the_targets() {
+    insta::assert_snapshot!("vendor_keys_default", concise("vendor-keys"));
+    insta::assert_snapshot!(
+        "vendor_keys_codex",
+        concise_with("vendor-keys", &["--target", "codex"])
+    );
+    let (_, human, _) = run(&[
+        "check",
+        "fixtures/precision/vendor-keys",
+        "--target",
+        "codex,cursor",
+        "--fail-on",
+        "never",
+    ]);
+    insta::assert_snapshot!("vendor_keys_human", human);
+}
+
+#[test]
+fn targets_come_from_the_config_and_the_flag_replaces_them() {
+    let config = "fixtures/precision/vendor-keys-config/skillgate.toml";
+    let from_config = concise_with("vendor-keys-config", &["--config", config]);
+    assert!(
+        from_config.contains("SG111 `argument-hint` is documented by Claude Code"),
+        "{from_config}"
+    );
+    let flag = concise_with(
+        "vendor-keys-config",
+        &["--config", config, "--target", "claude-code"],
+    );
+    assert_eq!(flag, "");
+}
+
+#[test]
+fn an_unknown_target_is_a_usage_error() {
+    let (code, _, err) = run(&[
+        "check",
+        "fixtures/precision/vendor-keys",
+        "--target",
+        "claud",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown target \"claud\""), "{err}");
+}

@@ -7,8 +7,9 @@ use regex::Regex;
 use super::head;
 use crate::finding::Severity;
 use crate::lint::{Context, Rule};
-use crate::skill::frontmatter::{Field, SPEC_KEYS};
+use crate::skill::frontmatter::Field;
 use crate::skill::quoted;
+use crate::targets::{self, KeyStanding};
 
 const MAX_NAME_CHARS: usize = 64;
 const MAX_COMPATIBILITY_CHARS: usize = 500;
@@ -321,19 +322,57 @@ pub const UNKNOWN_FRONTMATTER_KEY: Rule = Rule {
     code: "SG111",
     name: "unknown-frontmatter-key",
     severity: Severity::Warning,
-    summary: "The frontmatter has a key the specification does not define",
-    what: "Allows only `name`, `description`, `license`, `allowed-tools`, `metadata` and \
-           `compatibility`, plus keys listed in `frontmatter.allow-keys` in skillgate.toml.",
+    summary: "The frontmatter has a key neither the specification nor a target client documents",
+    what: "Allows the specification's keys (`name`, `description`, `license`, \
+           `compatibility`, `metadata`, `allowed-tools`), the keys each target client documents \
+           (`--target` or `targets` in skillgate.toml; every client by default; see \
+           docs/targets.md) and keys listed in `frontmatter.allow-keys`. A key that only a \
+           client outside the targets documents is an info-level note naming that client; any \
+           other key is a warning that suggests the nearest known key.",
     why: "Unknown keys are ignored by compliant loaders, so what they say silently does \
           nothing; put custom data under `metadata`.",
     fires: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nversion: 1.2\n---\n",
-    passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nmetadata:\n  version: \"1.2\"\n---\n",
+    passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nargument-hint: \"[tag]\"\nmetadata:\n  version: \"1.2\"\n---\n",
     check: |cx, out| {
         let allowed = &cx.config.frontmatter.allow_keys;
+        let targets = cx.config.targets();
         for f in &cx.skill.frontmatter.extra {
-            if !allowed.iter().any(|k| k == &f.key) {
-                out.report(&cx.skill.source, f.span.clone(), format!("`{}` is not a specification key", f.key))
-                    .help(format!("move it under `metadata`, or allow it in skillgate.toml (frontmatter.allow-keys); spec keys: {}", SPEC_KEYS.join(", ")));
+            if allowed.iter().any(|k| k == &f.key) {
+                continue;
+            }
+            match targets::standing(&f.key, targets) {
+                KeyStanding::Known => {}
+                KeyStanding::OtherClients(clients) => {
+                    let names: Vec<&str> = clients.iter().map(|c| c.name).collect();
+                    let ids: Vec<&str> = clients.iter().map(|c| c.id).collect();
+                    out.report(
+                        &cx.skill.source,
+                        f.span.clone(),
+                        format!("`{}` is documented by {}, not by the skill's targets", f.key, names.join(" and ")),
+                    )
+                    .severity(Severity::Info)
+                    .help(format!("add `{}` to the targets if the skill is meant for it; other clients ignore the key", ids.join(",")));
+                }
+                KeyStanding::Unknown(nearest) => {
+                    let help = match nearest {
+                        Some(k) => format!(
+                            "did you mean `{k}`? Otherwise move it under `metadata`, or allow it in skillgate.toml (frontmatter.allow-keys)"
+                        ),
+                        None => format!(
+                            "move it under `metadata`, or allow it in skillgate.toml (frontmatter.allow-keys); specification keys: {}",
+                            targets::SPEC_KEYS.join(", ")
+                        ),
+                    };
+                    out.report(
+                        &cx.skill.source,
+                        f.span.clone(),
+                        format!(
+                            "`{}` is not a key the specification or any client documents",
+                            f.key
+                        ),
+                    )
+                    .help(help);
+                }
             }
         }
     },

@@ -163,7 +163,7 @@ fn is_exempt(rel: &str) -> bool {
         ]
         .iter()
         .any(|p| upper.starts_with(p))
-        || matches!(rel, "metadata.json" | "agents/openai.yaml")
+        || matches!(rel, "metadata.json" | "agents/openai.yaml" | "skillgate.toml")
         || ["evals/", "evaluations/"]
             .iter()
             .any(|p| rel.starts_with(p))
@@ -234,7 +234,7 @@ pub const ORPHAN_FILE: Rule = Rule {
            folder and a glob's folder carry their scripts, data, binary assets and `_`-prefixed \
            section files; markdown documents must be named themselves, by path, by stem \
            (`` `async-defer-await` ``) or by a glob (`rules/*.md`). Dotfiles, licences, \
-           README/CHANGELOG, `metadata.json`, Codex's `agents/openai.yaml` with the icons it \
+           README/CHANGELOG, `metadata.json`, `skillgate.toml`, Codex's `agents/openai.yaml` with the icons it \
            names, and `evals/` folders are exempt.",
     why: "The agent only finds files the skill points to; an unreferenced file is dead weight \
           in every install, or a reference someone forgot to link.",
