@@ -125,7 +125,7 @@ enum ReportFormat {
     Html,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 struct CheckArgs {
     /// SKILL.md files or skill folders.
     #[arg(required = true, value_name = "SKILL")]
@@ -164,6 +164,19 @@ struct CheckArgs {
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Apply the safe fixes in place (unknown keys moved under `metadata`, unclosed fences
+    /// closed, backslashes in paths turned into slashes, an invalid `name` set to the
+    /// folder's name), say what changed on stderr, then check again.
+    #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
+    fix: bool,
+    /// Print the fixes `--fix` would apply as a unified diff, write nothing, and exit 1 when
+    /// the diff is not empty.
+    #[arg(long, conflicts_with = "write_baseline")]
+    diff: bool,
+    /// With --fix or --diff, also apply fixes that change the skill's meaning (such as
+    /// renaming `name` to match its folder).
+    #[arg(long)]
+    unsafe_fixes: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -174,6 +187,7 @@ enum ColorChoice {
 }
 
 mod evaluate;
+mod fix;
 
 fn parse_target(s: &str) -> Result<crate::targets::Target, String> {
     s.parse()
@@ -288,6 +302,34 @@ fn check(args: &CheckArgs) -> ExitCode {
             }
         })
         .collect();
+
+    if args.fix || args.diff {
+        let files = match fix::plan(reports.iter().flat_map(|r| &r.findings), args.unsafe_fixes) {
+            Ok(files) => files,
+            Err(e) => return fail(&e),
+        };
+        if args.diff {
+            let diff = fix::diff(&files);
+            let printed = print(&diff);
+            return if printed != ExitCode::SUCCESS {
+                printed
+            } else if input_error {
+                ExitCode::from(EXIT_INPUT)
+            } else {
+                ExitCode::from(u8::from(!diff.is_empty()))
+            };
+        }
+        if let Err(e) = fix::write(&files) {
+            return fail(&e);
+        }
+        drop(reports);
+        drop(skills);
+        let again = CheckArgs {
+            fix: false,
+            ..args.clone()
+        };
+        return check(&again);
+    }
 
     if let Some(path) = &args.write_baseline {
         let all = Baseline::from_findings(reports.iter().flat_map(|r| &r.findings));

@@ -235,6 +235,7 @@ fn findings_of(document: &Value) -> Vec<Finding> {
                     span: 0..0,
                 },
                 related: Vec::new(),
+                fix: None,
             })
         })
         .collect()

@@ -7,6 +7,7 @@
 pub mod baseline;
 pub mod example;
 pub mod fit;
+pub mod fix;
 mod rules;
 pub mod suppress;
 
@@ -14,7 +15,7 @@ use std::cell::OnceCell;
 use std::ops::Range;
 
 use crate::config::Config;
-use crate::finding::{Finding, Location, Related, Severity};
+use crate::finding::{Edit, Finding, Fix, Location, Related, Severity};
 use crate::project::Project;
 use crate::skill::analysis::Analysis;
 use crate::skill::references::References;
@@ -176,6 +177,11 @@ impl Emitter {
         self.report_at(file.location(span), message)
     }
 
+    /// The finding reported last, to add help or a fix after the fact.
+    pub fn last(&mut self) -> Option<&mut Finding> {
+        self.findings.last_mut()
+    }
+
     /// Report a finding at a place outside the skill (a manifest of the project).
     pub fn report_at(&mut self, location: Location, message: impl Into<String>) -> &mut Finding {
         self.findings.push(Finding {
@@ -186,6 +192,7 @@ impl Emitter {
             help: None,
             location,
             related: Vec::new(),
+            fix: None,
         });
         let last = self.findings.len() - 1;
         &mut self.findings[last]
@@ -203,6 +210,29 @@ impl Finding {
     /// deprecation); configured severities still win.
     pub fn severity(&mut self, severity: Severity) -> &mut Finding {
         self.severity = severity;
+        self
+    }
+
+    /// Attach a fix: `edits` are (span, replacement) pairs in `file`. `safe` fixes keep the
+    /// skill's meaning and are applied by `--fix`; others need `--unsafe-fixes`.
+    pub fn fix(
+        &mut self,
+        file: &SourceFile,
+        description: impl Into<String>,
+        safe: bool,
+        edits: Vec<(Range<usize>, String)>,
+    ) -> &mut Finding {
+        self.fix = Some(Fix {
+            description: description.into(),
+            safe,
+            edits: edits
+                .into_iter()
+                .map(|(span, text)| Edit {
+                    location: file.location(span),
+                    text,
+                })
+                .collect(),
+        });
         self
     }
 

@@ -33,6 +33,27 @@ struct JsonFinding<'a> {
     end_line: u32,
     end_column: u32,
     related: Vec<JsonRelated<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    description: &'a str,
+    safe: bool,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    path: String,
+    start: usize,
+    end: usize,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+    text: &'a str,
 }
 
 #[derive(Serialize)]
@@ -65,6 +86,24 @@ impl<'a> From<&'a Finding> for JsonFinding<'a> {
                     message: &r.message,
                 })
                 .collect(),
+            fix: f.fix.as_ref().map(|fx| JsonFix {
+                description: &fx.description,
+                safe: fx.safe,
+                edits: fx
+                    .edits
+                    .iter()
+                    .map(|e| JsonEdit {
+                        path: display(&e.location.path),
+                        start: e.location.span.start,
+                        end: e.location.span.end,
+                        line: e.location.line,
+                        column: e.location.column,
+                        end_line: e.location.end_line,
+                        end_column: e.location.end_column,
+                        text: &e.text,
+                    })
+                    .collect(),
+            }),
         }
     }
 }

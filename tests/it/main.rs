@@ -6,6 +6,7 @@ mod eval;
 mod eval_cli;
 mod eval_report;
 mod fit;
+mod fixes;
 mod formats;
 mod inputs;
 mod knowledge;

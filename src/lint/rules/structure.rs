@@ -163,7 +163,10 @@ fn is_exempt(rel: &str) -> bool {
         ]
         .iter()
         .any(|p| upper.starts_with(p))
-        || matches!(rel, "metadata.json" | "agents/openai.yaml" | "skillgate.toml")
+        || matches!(
+            rel,
+            "metadata.json" | "agents/openai.yaml" | "skillgate.toml"
+        )
         || ["evals/", "evaluations/"]
             .iter()
             .any(|p| rel.starts_with(p))
@@ -300,6 +303,38 @@ pub const ORPHAN_FILE: Rule = Rule {
     },
 };
 
+/// Where the code fence opened at `open` should close, and the closing line: before the next
+/// heading (after the last non-blank line above it), or at the end of the file.
+fn closing_fence(text: &str, open: usize) -> (usize, String) {
+    let line_end = text[open..].find('\n').map_or(text.len(), |i| open + i + 1);
+    let opener = text[open..line_end].trim_start();
+    let mark = opener.chars().next().unwrap_or('`');
+    let width = opener.chars().take_while(|&c| c == mark).count().max(3);
+    let fence: String = std::iter::repeat_n(mark, width).collect();
+    let mut pos = line_end;
+    let mut last_content_end = line_end;
+    while pos < text.len() {
+        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1);
+        let line = &text[pos..end];
+        let is_heading = line.starts_with('#')
+            && line
+                .trim_start_matches('#')
+                .starts_with([' ', '\t', '\n', '\r']);
+        if is_heading {
+            return (last_content_end, format!("{fence}\n"));
+        }
+        if !line.trim().is_empty() {
+            last_content_end = end;
+        }
+        pos = end;
+    }
+    if text.ends_with('\n') || text.is_empty() {
+        (last_content_end.min(text.len()), format!("{fence}\n"))
+    } else {
+        (text.len(), format!("\n{fence}\n"))
+    }
+}
+
 /// SG505.
 pub const UNCLOSED_CODE_FENCE: Rule = Rule {
     code: "SG505",
@@ -309,14 +344,21 @@ pub const UNCLOSED_CODE_FENCE: Rule = Rule {
     what: "Flags a fenced code block with no closing fence in SKILL.md or its markdown files.",
     why: "Everything after the opening fence becomes code: the agent reads the rest of the \
           skill as an example instead of as instructions.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\nnotes fmt\n\n## Rules\nNever edit generated notes.\n",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat every note before you commit it, so that headings and lists stay stable.\n\n```sh\nnotes fmt\n\n## Rules\nNever edit generated notes.\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\nnotes fmt\n```\n\n## Rules\nNever edit generated notes.\n",
     check: |cx, out| {
         for d in docs(cx.skill) {
             for block in d.doc.code_blocks.iter().filter(|b| !b.closed) {
                 let open = d.source.line_range(d.source.line_index(block.range.start));
+                let (at, fence) = closing_fence(&d.source.text, block.range.start);
                 out.report(d.source, open, "this code fence is never closed")
-                    .help("close it with a matching fence line");
+                    .help("close it with a matching fence line")
+                    .fix(
+                        d.source,
+                        "close the code fence at the end of its section",
+                        true,
+                        vec![(at..at, fence)],
+                    );
             }
         }
     },
@@ -356,8 +398,19 @@ pub const BACKSLASH_PATH: Rule = Rule {
                         continue;
                     }
                     seen.push(span.start);
-                    out.report(d.source, span, format!("`{}` uses backslashes", m.as_str()))
-                        .help(format!("write `{}`", m.as_str().replace('\\', "/")));
+                    let forward = m.as_str().replace('\\', "/");
+                    out.report(
+                        d.source,
+                        span.clone(),
+                        format!("`{}` uses backslashes", m.as_str()),
+                    )
+                    .help(format!("write `{forward}`"))
+                    .fix(
+                        d.source,
+                        format!("write `{forward}`"),
+                        true,
+                        vec![(span, forward.clone())],
+                    );
                 }
             }
         }
