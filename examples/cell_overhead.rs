@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use skillgate::eval::Backend;
 use skillgate::eval::agent::AgentKind;
-use skillgate::eval::args::Backend;
 use skillgate::eval::{Condition, EvalOptions, Placement, SkillParts, evaluate};
 
 fn main() {

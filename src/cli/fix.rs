@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::PathBuf;
 
+use super::error::Error;
 use crate::finding::Finding;
 use crate::lint::fix;
 
@@ -27,7 +28,7 @@ pub(super) struct FixedFile {
 pub(super) fn plan<'a>(
     findings: impl Iterator<Item = &'a Finding>,
     unsafe_fixes: bool,
-) -> Result<Vec<FixedFile>, String> {
+) -> Result<Vec<FixedFile>, Error> {
     let mut by_file: BTreeMap<PathBuf, Vec<(&Finding, usize)>> = BTreeMap::new();
     for f in findings {
         let Some(fx) = f.fix.as_ref().filter(|fx| fx.safe || unsafe_fixes) else {
@@ -42,8 +43,11 @@ pub(super) fn plan<'a>(
     }
     let mut out = Vec::new();
     for (path, edits) in by_file {
-        let before = fs::read_to_string(&path)
-            .map_err(|e| format!("{}: cannot read it to fix it: {e}", path.display()))?;
+        let before = fs::read_to_string(&path).map_err(|source| Error::Fix {
+            path: path.clone(),
+            action: "read",
+            source,
+        })?;
         let spans: Vec<_> = edits
             .iter()
             .map(|(f, i)| {
@@ -92,10 +96,13 @@ pub(super) fn diff(files: &[FixedFile]) -> String {
 }
 
 /// Write every planned file and say on stderr what changed.
-pub(super) fn write(files: &[FixedFile]) -> Result<(), String> {
+pub(super) fn write(files: &[FixedFile]) -> Result<(), Error> {
     for f in files.iter().filter(|f| f.before != f.after) {
-        fs::write(&f.path, &f.after)
-            .map_err(|e| format!("{}: cannot write the fix: {e}", f.path.display()))?;
+        fs::write(&f.path, &f.after).map_err(|source| Error::Fix {
+            path: f.path.clone(),
+            action: "write",
+            source,
+        })?;
         for line in &f.applied {
             eprintln!("fixed {}: {line}", f.path.display());
         }

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use skillgate::config::Config;
 use skillgate::lint::example::Example;
-use skillgate::lint::{self, RULES, Selection, fix};
+use skillgate::lint::{self, RULES, fix};
 use skillgate::skill::Skill;
 
 use super::support::{root, run_in};
@@ -15,7 +15,7 @@ use super::support::{root, run_in};
 /// Every finding of every rule on the skill at `root`, as `CODE message`.
 fn all_findings(root: &Path, config: &Config) -> Vec<skillgate::finding::Finding> {
     let skill = Skill::load(root).expect("skill loads");
-    lint::check(&skill, config, None, &Selection::default())
+    lint::check(&skill, &config.lint(), None)
 }
 
 #[test]

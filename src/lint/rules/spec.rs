@@ -254,7 +254,7 @@ pub const DESCRIPTION_TOO_LONG: Rule = Rule {
     check: |cx, out| {
         if let Some(d) = description(cx) {
             let len = d.value.chars().count();
-            let limit = cx.config.limits.description_chars;
+            let limit = cx.settings.limits.description_chars;
             if len > limit {
                 out.report(
                     &cx.skill.source,
@@ -379,8 +379,8 @@ pub const UNKNOWN_FRONTMATTER_KEY: Rule = Rule {
     fires: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nversion: 1.2\n---\n",
     passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nargument-hint: \"[tag]\"\nmetadata:\n  version: \"1.2\"\n---\n",
     check: |cx, out| {
-        let allowed = &cx.config.frontmatter.allow_keys;
-        let targets = cx.config.targets();
+        let allowed = &cx.settings.frontmatter.allow_keys;
+        let targets = cx.settings.targets();
         // The first unknown key carries the fix that moves every unknown key at once, so
         // that the fix stands alone (a new `metadata` block is written once).
         let mut first_unknown = true;
@@ -438,8 +438,8 @@ pub const UNKNOWN_FRONTMATTER_KEY: Rule = Rule {
 /// The keys SG111 moves under `metadata`: unknown to every client, not allowed by the
 /// configuration.
 fn unknown_keys<'a>(cx: &'a Context<'_>) -> impl Iterator<Item = &'a Field<serde_norway::Value>> {
-    let allowed = &cx.config.frontmatter.allow_keys;
-    let targets = cx.config.targets();
+    let allowed = &cx.settings.frontmatter.allow_keys;
+    let targets = cx.settings.targets();
     cx.skill.frontmatter.extra.iter().filter(move |f| {
         !allowed.iter().any(|k| k == &f.key)
             && matches!(targets::standing(&f.key, targets), KeyStanding::Unknown(_))

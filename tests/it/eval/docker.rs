@@ -1,7 +1,7 @@
 //! Every scenario on the real Docker engine, plus the checks only Docker has (no container
 //! left behind, one clear error before any cell when an image is missing).
 
-use skillgate::eval::args::Backend;
+use skillgate::eval::Backend;
 use skillgate::eval::{evaluate, run_id};
 
 use super::scenarios;

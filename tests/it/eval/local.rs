@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use skillgate::eval::args::Backend;
+use skillgate::eval::Backend;
 use skillgate::eval::sandbox::cgroup::Hierarchy;
 use skillgate::eval::sandbox::local::{LocalSandbox, stale_roots};
 use skillgate::eval::sandbox::{Bundle, ExecSpec, Sandbox};

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use skillgate::eval::Backend;
 use skillgate::eval::agent::AgentKind;
-use skillgate::eval::args::Backend;
 use skillgate::eval::journal::{CellRecord, Outcome};
 use skillgate::eval::{Condition, Placement, evaluate};
 
