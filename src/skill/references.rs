@@ -125,7 +125,7 @@ static SCHEME: LazyLock<Regex> =
 /// A path-like token: optional placeholder, then segments of path characters with at least
 /// one `/` or a file extension. Checked further in [`candidate`].
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\$\{[A-Za-z_]+\}|\$[A-Z_]+|\{baseDir\})?[A-Za-z0-9_.*@+\-/\\]+")
+    Regex::new(r"(?:\$\{[A-Za-z_]+\}|\$[A-Z_]+|\{baseDir\})?(?:[A-Za-z0-9_.*@+\-/\\]|\{[A-Za-z_-]+\}/|<[A-Za-z_-]+>/)+")
         .expect("valid regex")
 });
 
@@ -177,7 +177,8 @@ pub fn resolve(skill: &Skill, dir: &str, written: &str) -> Target {
         None => (written, false),
     };
     let path = path.replace('\\', "/");
-    let path = path.trim_start_matches("./");
+    let path = templated(strip_install_prefix(skill, path.trim_start_matches("./")));
+    let path = path.as_str();
     let bases: &[&str] = if anchored || dir.is_empty() {
         &[""]
     } else {
@@ -211,6 +212,61 @@ pub fn resolve(skill: &Skill, dir: &str, written: &str) -> Target {
         Some(rel) if rel.contains('*') => Target::Glob(rel, Vec::new()),
         Some(rel) => Target::Missing(rel.trim_end_matches('/').to_owned()),
     }
+}
+
+/// A path written from a pack's root or an install folder (`skills/<folder>/x.md`,
+/// `.claude/skills/<folder>/x.md`) names `x.md` of the skill `<folder>`.
+fn strip_install_prefix<'a>(skill: &Skill, path: &'a str) -> &'a str {
+    let Some(folder) = skill.folder_name() else {
+        return path;
+    };
+    let marker = format!("skills/{folder}/");
+    match path.find(&marker) {
+        Some(at) if at == 0 || path[..at].ends_with('/') => &path[at + marker.len()..],
+        _ => path,
+    }
+}
+
+/// Template segments (`{lang}/`, `<language>/`) stand for any folder; a path ending in `/`
+/// names everything below it.
+fn templated(path: &str) -> String {
+    let mut out: Vec<String> = path
+        .split('/')
+        .map(|seg| {
+            let inner = seg
+                .strip_prefix('{')
+                .and_then(|s| s.strip_suffix('}'))
+                .or_else(|| seg.strip_prefix('<').and_then(|s| s.strip_suffix('>')));
+            match inner {
+                Some(name)
+                    if !name.is_empty()
+                        && name
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
+                {
+                    "*".to_owned()
+                }
+                _ => seg.to_owned(),
+            }
+        })
+        .collect();
+    if out.iter().any(|seg| seg == "*") && out.last().is_some_and(String::is_empty) {
+        out.pop();
+        out.push("**".to_owned());
+    }
+    out.join("/")
+}
+
+/// A dotted Python module (`core.gif_builder`) as the file that holds it, when it exists.
+fn module_file(skill: &Skill, token: &str) -> Option<String> {
+    if token.contains('/') || !token.contains('.') {
+        return None;
+    }
+    let parts: Vec<&str> = token.split('.').collect();
+    (1..=parts.len()).rev().find_map(|n| {
+        let rel = format!("{}.py", parts[..n].join("/"));
+        skill.file(&rel).is_some().then_some(rel)
+    })
 }
 
 /// `*` matches within one segment, `**` across segments.
@@ -300,6 +356,11 @@ fn collect(skill: &Skill, index: usize, d: &Doc<'_>, out: &mut Vec<Mention>) {
             // A URL's path or an absolute path is not a path of the skill.
             let before = &slice[..m.start()];
             if before.ends_with(':') || before.ends_with("//") || token.starts_with('/') {
+                continue;
+            }
+            if let Some(rel) = module_file(skill, token) {
+                seen.push(start);
+                push(start..start + token.len(), token, form, Target::File(rel));
                 continue;
             }
             if !candidate(token) {
@@ -406,7 +467,16 @@ fn walk(skill: &Skill, docs: &[Doc<'_>], mentions: &[Mention]) -> Vec<Option<Rea
                     files.iter().map(String::as_str).collect(),
                     vec![glob_root(pattern)],
                 ),
-                Target::Folder(rel) => (Vec::new(), vec![rel.clone()]),
+                Target::Folder(rel) => {
+                    // A folder named as such carries everything in it.
+                    let prefix = format!("{rel}/");
+                    if !rel.is_empty() {
+                        for f in skill.files.iter().filter(|f| f.rel.starts_with(&prefix)) {
+                            mark(&f.rel, true, &mut queue);
+                        }
+                    }
+                    continue;
+                }
                 _ => continue,
             };
             for rel in named {

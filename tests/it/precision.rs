@@ -124,3 +124,31 @@ fn an_unknown_target_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown target \"claud\""), "{err}");
 }
+
+/// The look-alike fixtures of the judged hits (tests/precision/cases.tsv) give exactly the
+/// findings their row says, so a change that brings a false-positive class back fails here.
+#[test]
+fn judged_shapes_give_the_findings_recorded_for_them() {
+    let table = std::fs::read_to_string(super::support::root().join("tests/precision/cases.tsv"))
+        .expect("cases.tsv");
+    let mut rows = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [fixture, rule, expected, class] = cols[..] else {
+            panic!("malformed row: {line:?}");
+        };
+        let expected: usize = expected.parse().expect("a count");
+        let path = format!("fixtures/precision/{fixture}");
+        let (_, out, _) = run(&["check", &path, "-f", "json", "--fail-on", "never"]);
+        let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+        let found = json["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["code"] == rule)
+            .count();
+        assert_eq!(found, expected, "{fixture} {rule} ({class}): {out}");
+        rows += 1;
+    }
+    assert!(rows >= 20, "only {rows} rows read");
+}

@@ -11,6 +11,14 @@ use crate::lint::Rule;
 use crate::skill::references::{Form, Target, docs, strip_placeholder};
 use crate::skill::{Skill, SkillFile};
 
+/// Whether the last segment of `rel` has a file extension.
+fn has_extension(rel: &str) -> bool {
+    rel.rsplit('/')
+        .next()
+        .and_then(|name| name.rsplit_once('.'))
+        .is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty())
+}
+
 /// SG501.
 pub const BROKEN_LINK: Rule = Rule {
     code: "SG501",
@@ -21,7 +29,8 @@ pub const BROKEN_LINK: Rule = Rule {
            the document's folder, then the skill folder, after expanding the client \
            placeholders for the skill folder (`{baseDir}`, `${CLAUDE_SKILL_DIR}`, \
            `${CLAUDE_PLUGIN_ROOT}/skills/<name>`); flags targets that do not exist or lie \
-           outside the folder.",
+           outside the folder. A missing target without a file extension (a wiki page or a \
+           route) is not a file and is left alone.",
     why: "An agent that follows a dead link wastes a turn and proceeds without the guidance \
           the author meant; a link outside the folder breaks once the skill is installed.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide](references/style.md) first.\n",
@@ -35,6 +44,9 @@ pub const BROKEN_LINK: Rule = Rule {
             .filter(|m| m.form == Form::Link)
         {
             let message = match &m.target {
+                // A target without an extension that names nothing is a wiki page or a
+                // route (`internal-wiki/runbook`), not a file of the skill.
+                Target::Missing(rel) if !has_extension(rel) => continue,
                 Target::Missing(rel) => format!("`{rel}` does not exist in the skill folder"),
                 Target::Glob(rel, files) if files.is_empty() => {
                     format!("`{rel}` matches no file in the skill folder")
@@ -167,6 +179,14 @@ fn is_exempt(rel: &str) -> bool {
             rel,
             "metadata.json" | "agents/openai.yaml" | "skillgate.toml"
         )
+        || matches!(
+            name,
+            "requirements.txt"
+                | "package.json"
+                | "package-lock.json"
+                | "pyproject.toml"
+                | "__init__.py"
+        )
         || ["evals/", "evaluations/"]
             .iter()
             .any(|p| rel.starts_with(p))
@@ -233,12 +253,16 @@ pub const ORPHAN_FILE: Rule = Rule {
     summary: "A file or folder of the skill is never linked or named",
     what: "Flags files that no mention reaches from SKILL.md, directly or through reached \
            references: one finding per unreferenced folder (its files listed as related) or \
-           per single file. A named folder (\"the `./fonts` directory\"), a named file's \
-           folder and a glob's folder carry their scripts, data, binary assets and `_`-prefixed \
-           section files; markdown documents must be named themselves, by path, by stem \
-           (`` `async-defer-await` ``) or by a glob (`rules/*.md`). Dotfiles, licences, \
-           README/CHANGELOG, `metadata.json`, `skillgate.toml`, Codex's `agents/openai.yaml` with the icons it \
-           names, and `evals/` folders are exempt.",
+           per single file. A folder named as such (\"the `./fonts` directory\", `themes/`) \
+           carries every file in it; a named file's folder and a glob's folder carry their \
+           scripts, data, binary assets and `_`-prefixed section files, while markdown documents \
+           there must be named themselves, by path, by stem (`` `async-defer-await` ``) or by \
+           a glob (`rules/*.md`, `{lang}/`). Paths written from the pack root \
+           (`skills/<folder>/x.md`) and dotted Python modules (`core.gif_builder`) resolve too. \
+           Dotfiles, licences, README/CHANGELOG, `metadata.json`, `skillgate.toml`, Codex's \
+           `agents/openai.yaml` with the icons it names, script manifests \
+           (`requirements.txt`, `package.json`, `pyproject.toml`, `__init__.py`) and `evals/` \
+           folders are exempt.",
     why: "The agent only finds files the skill points to; an unreferenced file is dead weight \
           in every install, or a reference someone forgot to link.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n==> references/old-guide.md <==\n# Old guide\n",
@@ -375,7 +399,8 @@ pub const BACKSLASH_PATH: Rule = Rule {
     name: "backslash-path",
     severity: Severity::Warning,
     summary: "A path uses backslashes",
-    what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose.",
+    what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose, \
+           except on a line that shows them as what to avoid (\"✗\", \"Avoid:\", \"Bad:\").",
     why: "Agents run on Unix-like systems where backslashes are not separators; the path \
           does not resolve.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts\\format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
@@ -394,7 +419,9 @@ pub const BACKSLASH_PATH: Rule = Rule {
             for range in ranges {
                 for m in BACKSLASH.find_iter(&text[range.clone()]) {
                     let span = range.start + m.start()..range.start + m.end();
-                    if seen.contains(&span.start) {
+                    let line = d.source.line_range(d.source.line_index(span.start));
+                    let illustration = HYPOTHETICAL.is_match(&text[line].to_ascii_lowercase());
+                    if seen.contains(&span.start) || illustration {
                         continue;
                     }
                     seen.push(span.start);
