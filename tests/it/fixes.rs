@@ -74,7 +74,7 @@ fn every_fix_re_checks_with_no_new_finding() {
         );
     }
     for code in [
-        "SG102", "SG103", "SG104", "SG105", "SG111", "SG505", "SG506",
+        "SG102", "SG103", "SG104", "SG105", "SG111", "SG115", "SG505", "SG506",
     ] {
         assert!(
             fixable.contains(&code),

@@ -582,3 +582,44 @@ pub const FRONTMATTER_FIELD_TYPE: Rule = Rule {
         }
     },
 };
+
+/// SG115.
+pub const DESCRIPTION_TRAILING_WHITESPACE: Rule = Rule {
+    code: "SG115",
+    name: "description-trailing-whitespace",
+    severity: Severity::Info,
+    summary: "The `description` line ends in spaces or tabs",
+    what: "Flags spaces or tabs at the end of a one-line `description`; `--fix` removes them.",
+    why: "Invisible trailing whitespace is carried into every agent's skill listing and makes \
+          diffs of the frontmatter noisy; some loaders keep it in the value.",
+    fires: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.  \n---\n# Notes\n",
+    passes: GOOD,
+    check: |cx, out| {
+        let Some(d) = cx.skill.frontmatter.description.as_ref() else {
+            return;
+        };
+        let text = &cx.skill.source.text;
+        let line = &text[d.span.clone()];
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let kept = line.trim_end_matches([' ', '\t']);
+        let continues = text[d.span.end..]
+            .strip_prefix('\n')
+            .is_some_and(|next| next.starts_with([' ', '\t']));
+        if kept.len() == line.len() || continues {
+            return;
+        }
+        let trailing = d.span.start + kept.len()..d.span.start + line.len();
+        out.report(
+            &cx.skill.source,
+            trailing.clone(),
+            "the `description` line ends in whitespace",
+        )
+        .help("remove the trailing spaces")
+        .fix(
+            &cx.skill.source,
+            "remove the trailing whitespace",
+            true,
+            vec![(trailing, String::new())],
+        );
+    },
+};
