@@ -344,7 +344,7 @@ fn collect(skill: &Skill, index: usize, d: &Doc<'_>, out: &mut Vec<Mention>) {
                 .iter()
                 .map(|b| (b.content.clone(), Form::Code)),
         );
-    let mut seen: Vec<usize> = Vec::new();
+    let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for (region, form) in regions {
         let slice = &text[region.clone()];
         for m in TOKEN.find_iter(slice) {
@@ -359,14 +359,14 @@ fn collect(skill: &Skill, index: usize, d: &Doc<'_>, out: &mut Vec<Mention>) {
                 continue;
             }
             if let Some(rel) = module_file(skill, token) {
-                seen.push(start);
+                seen.insert(start);
                 push(start..start + token.len(), token, form, Target::File(rel));
                 continue;
             }
             if !candidate(token) {
                 continue;
             }
-            seen.push(start);
+            seen.insert(start);
             let target = resolve(skill, d.dir, token);
             push(start..start + token.len(), token, form, target);
         }
