@@ -163,6 +163,7 @@ pub struct Context<'a> {
     pub project: Option<&'a Project>,
     analysis: OnceCell<Analysis>,
     references: OnceCell<References>,
+    security: OnceCell<rules::security::Scan<'a>>,
 }
 
 impl<'a> Context<'a> {
@@ -174,6 +175,7 @@ impl<'a> Context<'a> {
             project,
             analysis: OnceCell::new(),
             references: OnceCell::new(),
+            security: OnceCell::new(),
         }
     }
 
