@@ -37,6 +37,10 @@ pub struct Config {
     /// Frontmatter policy.
     #[serde(default)]
     pub frontmatter: FrontmatterPolicy,
+    /// The clients the skills are written for (every client when empty): which frontmatter
+    /// keys are documented, and which only another client knows.
+    #[serde(default)]
+    pub targets: Vec<crate::targets::Target>,
     /// Defaults for `skillgate eval`.
     #[serde(default)]
     pub eval: crate::eval::Settings,
@@ -156,6 +160,7 @@ impl Config {
             severity: self.severity.clone(),
             limits: self.limits.clone(),
             frontmatter: self.frontmatter.clone(),
+            targets: self.targets.clone(),
         }
     }
 

@@ -81,4 +81,28 @@ pub struct Finding {
     pub location: Location,
     /// Other places that explain it.
     pub related: Vec<Related>,
+    /// Edits that resolve it, when the rule knows them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Fix>,
+}
+
+/// Edits that resolve a finding.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fix {
+    /// What the fix does, in one line ("close the code fence").
+    pub description: String,
+    /// Whether the fix keeps the skill's meaning; `--fix` applies only these unless
+    /// `--unsafe-fixes` is given.
+    pub safe: bool,
+    /// The edits, in one or more files; none overlaps another.
+    pub edits: Vec<Edit>,
+}
+
+/// Replace the text at `location` (its byte span; an empty span inserts) with `text`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    /// Where: the file and the span replaced.
+    pub location: Location,
+    /// The replacement.
+    pub text: String,
 }

@@ -278,6 +278,7 @@ fn record(rule: &SetRule, row: &Row, first: &Row, message: String) -> FindingRec
             line: 1,
             message: "the first skill of the set with it".to_owned(),
         }],
+        fix: None,
     }
 }
 

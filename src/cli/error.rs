@@ -52,6 +52,16 @@ pub enum Error {
         /// What to do about it.
         help: Option<String>,
     },
+    /// A file `--fix` edits cannot be read or written.
+    #[error("{}: cannot {action} it to fix it: {source}", path.display())]
+    Fix {
+        /// The file.
+        path: std::path::PathBuf,
+        /// `read` or `write`.
+        action: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
     /// Standard output cannot be written.
     #[error("cannot write output: {0}")]
     Output(std::io::Error),

@@ -150,7 +150,7 @@ enum ReportFormat {
     Html,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 struct CheckArgs {
     /// SKILL.md files or skill folders.
     #[arg(required = true, value_name = "SKILL")]
@@ -169,6 +169,11 @@ struct CheckArgs {
     /// Skip these rules (codes or prefixes); added to the config's list.
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     ignore: Vec<String>,
+    /// The clients the skill is written for, e.g. `claude-code,codex` (claude-code, codex,
+    /// cursor, copilot, generic); replaces the config's `targets`. Frontmatter keys that only
+    /// other clients document become notes naming them [default: every client].
+    #[arg(long, value_delimiter = ',', value_name = "CLIENTS", value_parser = parse_target)]
+    target: Vec<crate::targets::Target>,
     /// Configuration file [default: skillgate.toml at the repository root, if present].
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
@@ -184,6 +189,19 @@ struct CheckArgs {
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Apply the safe fixes in place (unknown keys moved under `metadata`, unclosed fences
+    /// closed, backslashes in paths turned into slashes, an invalid `name` set to the
+    /// folder's name), say what changed on stderr, then check again.
+    #[arg(long, conflicts_with_all = ["diff", "write_baseline"])]
+    fix: bool,
+    /// Print the fixes `--fix` would apply as a unified diff, write nothing, and exit 1 when
+    /// the diff is not empty.
+    #[arg(long, conflicts_with = "write_baseline")]
+    diff: bool,
+    /// With --fix or --diff, also apply fixes that change the skill's meaning (such as
+    /// renaming `name` to match its folder).
+    #[arg(long)]
+    unsafe_fixes: bool,
 }
 
 /// Output formats of `skillgate check`.
@@ -251,8 +269,13 @@ mod audit;
 mod error;
 mod eval_args;
 mod evaluate;
+mod fix;
 mod gate;
 mod mine;
+
+fn parse_target(s: &str) -> Result<crate::targets::Target, String> {
+    s.parse()
+}
 
 use error::EXIT_INPUT;
 pub use error::Error;
@@ -309,6 +332,9 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     };
     let config = load_config(args)?;
     let mut settings = config.lint();
+    if !args.target.is_empty() {
+        settings.targets = args.target.clone();
+    }
     if !args.select.is_empty() {
         settings.selection.select = args.select.clone();
     }
@@ -369,6 +395,27 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
             }
         })
         .collect();
+
+    if args.fix || args.diff {
+        let files = fix::plan(reports.iter().flat_map(|r| &r.findings), args.unsafe_fixes)?;
+        if args.diff {
+            let diff = fix::diff(&files);
+            print(&diff)?;
+            return Ok(ExitCode::from(if input_error {
+                EXIT_INPUT
+            } else {
+                u8::from(!diff.is_empty())
+            }));
+        }
+        fix::write(&files)?;
+        drop(reports);
+        drop(skills);
+        let again = CheckArgs {
+            fix: false,
+            ..args.clone()
+        };
+        return check(&again);
+    }
 
     if let Some(path) = &args.write_baseline {
         let all = Baseline::from_findings(reports.iter().flat_map(|r| &r.findings));

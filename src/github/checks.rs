@@ -218,6 +218,7 @@ mod tests {
                 },
                 message: "declared here".into(),
             }],
+            fix: None,
         }
     }
 

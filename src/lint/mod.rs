@@ -7,6 +7,7 @@
 pub mod baseline;
 pub mod example;
 pub mod fit;
+pub mod fix;
 mod rules;
 pub mod settings;
 pub mod suppress;
@@ -17,8 +18,9 @@ use std::ops::Range;
 use serde::{Deserialize, Deserializer};
 
 use crate::claims::Analysis;
-use crate::finding::{Finding, Location, Related, Severity};
+use crate::finding::{Edit, Finding, Fix, Location, Related, Severity};
 use crate::project::Project;
+use crate::skill::references::References;
 use crate::skill::{Skill, SourceFile};
 
 pub use fit::{Fit, StackFit};
@@ -130,6 +132,8 @@ impl<'de> Deserialize<'de> for Finding {
             help: Option<String>,
             location: Location,
             related: Vec<Related>,
+            #[serde(default)]
+            fix: Option<Fix>,
         }
         let written = Written::deserialize(deserializer)?;
         let rule = rule(&written.code).ok_or_else(|| {
@@ -143,6 +147,7 @@ impl<'de> Deserialize<'de> for Finding {
             help: written.help,
             location: written.location,
             related: written.related,
+            fix: written.fix,
         })
     }
 }
@@ -157,6 +162,7 @@ pub struct Context<'a> {
     /// stay silent without it.
     pub project: Option<&'a Project>,
     analysis: OnceCell<Analysis>,
+    references: OnceCell<References>,
     security: OnceCell<rules::security::Scan<'a>>,
 }
 
@@ -168,6 +174,7 @@ impl<'a> Context<'a> {
             settings,
             project,
             analysis: OnceCell::new(),
+            references: OnceCell::new(),
             security: OnceCell::new(),
         }
     }
@@ -175,6 +182,11 @@ impl<'a> Context<'a> {
     /// The skill's code facts and claims, read on first use and shared by every rule.
     pub fn analysis(&self) -> &Analysis {
         self.analysis.get_or_init(|| Analysis::of(self.skill))
+    }
+
+    /// Every path the skill mentions, resolved once and shared by the structure rules.
+    pub fn references(&self) -> &References {
+        self.references.get_or_init(|| References::of(self.skill))
     }
 }
 
@@ -202,6 +214,11 @@ impl Emitter {
         self.report_at(file.location(span), message)
     }
 
+    /// The finding reported last, to add help or a fix after the fact.
+    pub fn last(&mut self) -> Option<&mut Finding> {
+        self.findings.last_mut()
+    }
+
     /// Report a finding at a place outside the skill (a manifest of the project).
     pub fn report_at(&mut self, location: Location, message: impl Into<String>) -> &mut Finding {
         self.findings.push(Finding {
@@ -212,6 +229,7 @@ impl Emitter {
             help: None,
             location,
             related: Vec::new(),
+            fix: None,
         });
         let last = self.findings.len() - 1;
         &mut self.findings[last]
@@ -229,6 +247,29 @@ impl Finding {
     /// deprecation); configured severities still win.
     pub fn severity(&mut self, severity: Severity) -> &mut Finding {
         self.severity = severity;
+        self
+    }
+
+    /// Attach a fix: `edits` are (span, replacement) pairs in `file`. `safe` fixes keep the
+    /// skill's meaning and are applied by `--fix`; others need `--unsafe-fixes`.
+    pub fn fix(
+        &mut self,
+        file: &SourceFile,
+        description: impl Into<String>,
+        safe: bool,
+        edits: Vec<(Range<usize>, String)>,
+    ) -> &mut Finding {
+        self.fix = Some(Fix {
+            description: description.into(),
+            safe,
+            edits: edits
+                .into_iter()
+                .map(|(span, text)| Edit {
+                    location: file.location(span),
+                    text,
+                })
+                .collect(),
+        });
         self
     }
 
@@ -330,6 +371,14 @@ mod tests {
                 location: place("package.json", 7),
                 message: "declared here".into(),
             }],
+            fix: Some(Fix {
+                description: "close the code fence".into(),
+                safe: true,
+                edits: vec![Edit {
+                    location: place("s/SKILL.md", 9),
+                    text: "```\n".into(),
+                }],
+            }),
         };
         let text = serde_json::to_string(&finding).unwrap();
         assert_eq!(serde_json::from_str::<Finding>(&text).unwrap(), finding);

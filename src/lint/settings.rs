@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::RULES;
 use crate::finding::Severity;
+use crate::targets::Target;
 
 /// Everything the rules and the rule runner read besides the skill and the project.
 #[derive(Debug, Clone, Default)]
@@ -19,6 +20,19 @@ pub struct Settings {
     pub limits: Limits,
     /// Frontmatter policy.
     pub frontmatter: FrontmatterPolicy,
+    /// The clients the skill is written for (every client when empty).
+    pub targets: Vec<Target>,
+}
+
+impl Settings {
+    /// The targets in force: those configured, or every client.
+    pub fn targets(&self) -> &[Target] {
+        if self.targets.is_empty() {
+            Target::ALL
+        } else {
+            &self.targets
+        }
+    }
 }
 
 /// Which rules run: codes or prefixes to select (all when empty) and to ignore.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::{ProjectSummary, Report, Summary, display};
-use crate::finding::{Finding, Location, Related, Severity};
+use crate::finding::{Edit, Finding, Fix, Location, Related, Severity};
 use crate::verdict::Verdict;
 
 /// Version of the JSON contract.
@@ -48,6 +48,41 @@ pub struct FindingRecord {
     pub end_column: u32,
     /// Other places that explain it.
     pub related: Vec<RelatedRecord>,
+    /// Edits that resolve it, when the rule knows them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<FixRecord>,
+}
+
+/// A finding's fix as the contract writes it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FixRecord {
+    /// What the fix does, in one line.
+    pub description: String,
+    /// Whether `--fix` applies it without `--unsafe-fixes`.
+    pub safe: bool,
+    /// The edits.
+    pub edits: Vec<EditRecord>,
+}
+
+/// One edit of a [`FixRecord`]: the text at `start..end` (bytes) of `path` becomes `text`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EditRecord {
+    /// The file, as shown to the user.
+    pub path: String,
+    /// First byte replaced.
+    pub start: usize,
+    /// Byte just past the replaced text (equal to `start` for an insertion).
+    pub end: usize,
+    /// First line, 1-based.
+    pub line: u32,
+    /// First column, 1-based.
+    pub column: u32,
+    /// Last line, 1-based.
+    pub end_line: u32,
+    /// Column just past the end, 1-based.
+    pub end_column: u32,
+    /// The replacement.
+    pub text: String,
 }
 
 /// A related place of a [`FindingRecord`]: the contract keeps its line only.
@@ -84,6 +119,24 @@ impl From<&Finding> for FindingRecord {
                     message: r.message.clone(),
                 })
                 .collect(),
+            fix: f.fix.as_ref().map(|fx| FixRecord {
+                description: fx.description.clone(),
+                safe: fx.safe,
+                edits: fx
+                    .edits
+                    .iter()
+                    .map(|e| EditRecord {
+                        path: display(&e.location.path),
+                        start: e.location.span.start,
+                        end: e.location.span.end,
+                        line: e.location.line,
+                        column: e.location.column,
+                        end_line: e.location.end_line,
+                        end_column: e.location.end_column,
+                        text: e.text.clone(),
+                    })
+                    .collect(),
+            }),
         }
     }
 }
@@ -122,6 +175,21 @@ impl FindingRecord {
                     message: r.message.clone(),
                 })
                 .collect(),
+            fix: self.fix.as_ref().map(|fx| Fix {
+                description: fx.description.clone(),
+                safe: fx.safe,
+                edits: fx
+                    .edits
+                    .iter()
+                    .map(|e| Edit {
+                        location: Location {
+                            span: e.start..e.end,
+                            ..place(&e.path, e.line, e.column, e.end_line, e.end_column)
+                        },
+                        text: e.text.clone(),
+                    })
+                    .collect(),
+            }),
         })
     }
 }
@@ -197,6 +265,17 @@ mod tests {
                 location: place("package.json", 7, 1, 7, 1),
                 message: "declared here".into(),
             }],
+            fix: Some(Fix {
+                description: "close the code fence".into(),
+                safe: true,
+                edits: vec![Edit {
+                    location: Location {
+                        span: 40..40,
+                        ..place("s/SKILL.md", 9, 1, 9, 1)
+                    },
+                    text: "```\n".into(),
+                }],
+            }),
         };
         let text = serde_json::to_string(&FindingRecord::from(&finding)).unwrap();
         let record: FindingRecord = serde_json::from_str(&text).unwrap();

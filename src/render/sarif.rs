@@ -1,7 +1,7 @@
 //! SARIF 2.1.0, as GitHub code scanning accepts it: every rule with id, name, help and (when
 //! the package names its repository) a `helpUri` into docs/rules.md; results with physical
-//! locations, regions and `partialFingerprints` that survive edits elsewhere in the file; no
-//! `fixes`.
+//! locations, regions and `partialFingerprints` that survive edits elsewhere in the file, and a
+//! finding's fix as `fixes` with `artifactChanges` (GitHub rejects `fixes` without them).
 
 use std::collections::HashMap;
 
@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use super::{Report, display};
-use crate::finding::{Finding, Location, Severity};
+use crate::finding::{Finding, Fix, Location, Severity};
 use crate::lint::RULES;
 
 fn level(severity: Severity) -> &'static str {
@@ -18,6 +18,35 @@ fn level(severity: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "note",
     }
+}
+
+/// A fix as a SARIF `fix`: one artifact change per file, one replacement per edit.
+fn sarif_fix(fix: &Fix) -> Value {
+    let mut files: Vec<(String, Vec<Value>)> = Vec::new();
+    for edit in &fix.edits {
+        let l = &edit.location;
+        let replacement = json!({
+            "deletedRegion": {
+                "startLine": l.line,
+                "startColumn": l.column,
+                "endLine": l.end_line,
+                "endColumn": l.end_column.max(1),
+            },
+            "insertedContent": { "text": edit.text },
+        });
+        let path = uri(&display(&l.path));
+        match files.iter_mut().find(|(p, _)| *p == path) {
+            Some((_, list)) => list.push(replacement),
+            None => files.push((path, vec![replacement])),
+        }
+    }
+    json!({
+        "description": { "text": fix.description },
+        "artifactChanges": files.into_iter().map(|(path, replacements)| json!({
+            "artifactLocation": { "uri": path },
+            "replacements": replacements,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 fn physical(l: &Location) -> Value {
@@ -122,6 +151,9 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
                 "locations": [physical(&f.location)],
                 "partialFingerprints": { "skillgateFinding/v1": fingerprint(f, &mut seen) },
             });
+            if let Some(fix) = &f.fix {
+                result["fixes"] = json!([sarif_fix(fix)]);
+            }
             if !f.related.is_empty() {
                 result["relatedLocations"] = f
                     .related

@@ -7,6 +7,8 @@ pub mod error;
 pub mod frontmatter;
 pub mod markdown;
 pub(crate) mod prose_versions;
+pub mod quoted;
+pub mod references;
 pub mod source;
 pub mod tokens;
 

@@ -130,16 +130,23 @@ pub fn assert_valid_sarif(out: &str) {
 
 #[test]
 fn sarif_validates_against_the_schema() {
-    for args in [BAD.to_vec(), vec!["check", "skills/release-notes"]] {
+    for args in [
+        BAD.to_vec(),
+        vec!["check", "skills/release-notes"],
+        vec!["check", "fixtures/precision/fixable"],
+    ] {
         let mut args = args;
         args.extend(["--format", "sarif"]);
         let (_, out, _) = run(&args);
         assert_valid_sarif(&out);
         let instance: serde_json::Value = serde_json::from_str(&out).expect("SARIF is JSON");
-        assert!(
-            instance["runs"][0]["results"]
-                .as_array()
-                .is_some_and(|r| r.iter().all(|r| r.get("fixes").is_none()))
-        );
+        // Every fix names the artifact it changes (GitHub rejects fixes without).
+        let results = instance["runs"][0]["results"].as_array().expect("results");
+        for fixes in results.iter().filter_map(|r| r.get("fixes")) {
+            assert!(fixes[0]["artifactChanges"][0]["replacements"].is_array());
+        }
+        if args.contains(&"fixtures/precision/fixable") {
+            assert!(results.iter().any(|r| r.get("fixes").is_some()));
+        }
     }
 }

@@ -24,6 +24,7 @@ pub fn finding(code: &'static str, severity: Severity, message: &str) -> Finding
             span: 10..29,
         },
         related: Vec::new(),
+        fix: None,
     }
 }
 

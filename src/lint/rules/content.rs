@@ -7,6 +7,7 @@ use regex::Regex;
 use super::prose_matches;
 use crate::finding::Severity;
 use crate::lint::Rule;
+use crate::skill::quoted;
 
 /// SG301.
 pub const NO_PROHIBITIONS: Rule = Rule {
@@ -58,6 +59,12 @@ static STALE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A participle after "recently"/"currently" (`recently modified code`).
+static RECENT_PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^ (modified|changed|updated|added|edited|created|touched|written|merged|opened|active|selected|running|open|loaded|installed|invoked)\b")
+        .expect("valid regex")
+});
+
 /// SG303.
 pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
     code: "SG303",
@@ -65,14 +72,21 @@ pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
     severity: Severity::Warning,
     summary: "The skill makes a claim that goes stale",
     what: "Flags \"as of 2024\", \"currently\", \"the latest version\", \"recently\" and \
-           similar wording.",
+           similar wording, but not a word that describes instead of claiming \
+           (\"recently modified code\", \"currently-invoked\").",
     why: "Skills outlive the moment they were written; \"the latest version\" becomes a \
           version mismatch, which measurably makes agents worse.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the latest version of the formatter.\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the formatter version pinned in the repository's lockfile.\n",
     check: |cx, out| {
+        let text = &cx.skill.source.text;
         for span in prose_matches(cx.skill, &STALE) {
-            let phrase = cx.skill.source.text[span.clone()].to_owned();
+            // "recently modified code" and "currently-invoked" describe, they claim nothing.
+            let after = text[span.end..].to_ascii_lowercase();
+            if after.starts_with('-') || RECENT_PARTICIPLE.is_match(&after) {
+                continue;
+            }
+            let phrase = text[span.clone()].to_owned();
             out.report(
                 &cx.skill.source,
                 span,
@@ -100,10 +114,12 @@ const MENU_WINDOW: usize = 4;
 pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
     code: "SG304",
     name: "menu-without-default",
-    severity: Severity::Warning,
+    severity: Severity::Info,
     summary: "The skill offers alternatives without a default",
     what: "Flags \"you can use either…\", \"there are several options…\" and similar menus when \
-           neither the line nor the next few name a default or a way to choose.",
+           neither the line nor the next few name a default or a way to choose. Info level: \
+           on public packs most hits were a choice offered to the user or a list of sources, \
+           not a decision left to the agent (docs/precision.md).",
     why: "A menu moves the decision back to the agent, which then spends tokens weighing \
           options and picks inconsistently across runs; a default with an escape hatch does not.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nYou can use either pandoc, mdformat, or prettier to format the notes.\n",
@@ -112,7 +128,7 @@ pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
         let text = &cx.skill.source.text;
         let lines = &cx.skill.body.prose_lines;
         for (i, line) in lines.iter().enumerate() {
-            let lower = text[line.clone()].to_ascii_lowercase();
+            let lower = quoted::mask(&text[line.clone()]).to_ascii_lowercase();
             let Some(m) = MENU.find(&lower) else {
                 continue;
             };

@@ -14,7 +14,7 @@ use regex::Regex;
 
 pub use self::project::{ApiHit, ApiMatcher, PatternError};
 use super::Rule;
-use crate::skill::Skill;
+use crate::skill::{Skill, quoted};
 
 /// Every rule skillgate knows, in code order.
 pub static RULES: &[Rule] = &[
@@ -34,6 +34,7 @@ pub static RULES: &[Rule] = &[
     spec::COMPATIBILITY_TOO_LONG,
     spec::MANIFEST_FILE_NAME,
     spec::FRONTMATTER_FIELD_TYPE,
+    spec::DESCRIPTION_TRAILING_WHITESPACE,
     size::BODY_TOO_MANY_TOKENS,
     size::BODY_TOO_MANY_LINES,
     size::EXAMPLE_CODE_SHARE,
@@ -68,13 +69,14 @@ pub static RULES: &[Rule] = &[
     security::UNPINNED_RUN,
 ];
 
-/// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks excluded). Lines
+/// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks and quoted text
+/// excluded: a quotation is not the skill's own voice). Lines
 /// are matched in ASCII lower case, which keeps byte offsets, so patterns are written in lower
 /// case and need no case-insensitive flag (whose case variants are costly to compile).
 fn prose_matches<'a>(skill: &'a Skill, re: &'a Regex) -> impl Iterator<Item = Range<usize>> + 'a {
     let text = &skill.source.text;
     skill.body.prose_lines.iter().flat_map(move |line| {
-        let lower = text[line.clone()].to_ascii_lowercase();
+        let lower = quoted::mask(&text[line.clone()]).to_ascii_lowercase();
         re.find_iter(&lower)
             .map(|m| line.start + m.start()..line.start + m.end())
             .collect::<Vec<_>>()

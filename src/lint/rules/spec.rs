@@ -1,5 +1,6 @@
 //! SG1xx: the Agent Skills specification and the frontmatter.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -7,7 +8,9 @@ use regex::Regex;
 use super::head;
 use crate::finding::Severity;
 use crate::lint::{Context, Rule};
-use crate::skill::frontmatter::{Field, SPEC_KEYS};
+use crate::skill::frontmatter::Field;
+use crate::skill::quoted;
+use crate::targets::{self, KeyStanding};
 
 const MAX_NAME_CHARS: usize = 64;
 const MAX_COMPATIBILITY_CHARS: usize = 500;
@@ -35,6 +38,40 @@ fn description<'a>(cx: &'a Context<'_>) -> Option<&'a Field<String>> {
         .description
         .as_ref()
         .filter(|d| !d.value.trim().is_empty())
+}
+
+/// A name the specification accepts: 1–64 lowercase letters, digits and single hyphens,
+/// neither first nor last.
+fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME_CHARS
+        && name
+            .bytes()
+            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-'))
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+}
+
+/// The edit that sets `name` to the folder's name, when that name is itself valid.
+fn name_from_folder(cx: &Context<'_>, field: &Field<String>) -> Option<(Range<usize>, String)> {
+    let folder = cx.skill.folder_name().filter(|f| is_valid_name(f))?;
+    Some((field.span.clone(), format!("name: {folder}")))
+}
+
+/// Report on `name` with the fix that sets it to the folder's name, when there is one.
+fn report_name(
+    cx: &Context<'_>,
+    out: &mut crate::lint::Emitter,
+    field: &Field<String>,
+    message: String,
+    safe: bool,
+) {
+    let finding = out.report(&cx.skill.source, field.span.clone(), message);
+    if let Some(edit) = name_from_folder(cx, field) {
+        let description = format!("set `name` to the folder's name, `{}`", &edit.1[6..]);
+        finding.fix(&cx.skill.source, description, safe, vec![edit]);
+    }
 }
 
 /// SG101.
@@ -74,17 +111,14 @@ pub const NAME_TOO_LONG: Rule = Rule {
     summary: "`name` is longer than 64 characters",
     what: "Limits `name` to 64 characters, as the specification does.",
     why: "Longer names are rejected by skill loaders and truncated in listings.",
-    fires: "---\nname: drafts-release-notes-from-merged-pull-requests-and-tags-and-milestones-too\ndescription: Drafts release notes. Use when preparing a release.\n---\n",
+    fires: "@folder release-notes\n---\nname: drafts-release-notes-from-merged-pull-requests-and-tags-and-milestones-too\ndescription: Drafts release notes. Use when preparing a release.\n---\n",
     passes: GOOD,
     check: |cx, out| {
         if let Some(n) = name(cx) {
             let len = n.value.chars().count();
             if len > MAX_NAME_CHARS {
-                out.report(
-                    &cx.skill.source,
-                    n.span.clone(),
-                    format!("`name` has {len} characters; the limit is {MAX_NAME_CHARS}"),
-                );
+                let message = format!("`name` has {len} characters; the limit is {MAX_NAME_CHARS}");
+                report_name(cx, out, n, message, true);
             }
         }
     },
@@ -98,7 +132,7 @@ pub const NAME_INVALID_CHARACTERS: Rule = Rule {
     summary: "`name` uses characters other than lowercase letters, digits and hyphens",
     what: "Allows only `a-z`, `0-9` and `-` in `name`.",
     why: "The name doubles as a folder and command name; loaders reject anything else.",
-    fires: "---\nname: Release_Notes\ndescription: Drafts release notes. Use when preparing a release.\n---\n",
+    fires: "@folder release-notes\n---\nname: Release_Notes\ndescription: Drafts release notes. Use when preparing a release.\n---\n",
     passes: GOOD,
     check: |cx, out| {
         if let Some(n) = name(cx) {
@@ -109,8 +143,20 @@ pub const NAME_INVALID_CHARACTERS: Rule = Rule {
                 .collect();
             if !bad.is_empty() {
                 let suggestion = n.value.to_lowercase().replace(['_', ' ', '.'], "-");
-                out.report(&cx.skill.source, n.span.clone(), format!("`name` contains {bad:?}: only lowercase letters, digits and hyphens are allowed"))
-                    .help(format!("rename it, e.g. `{suggestion}`, and the folder with it"));
+                report_name(
+                    cx,
+                    out,
+                    n,
+                    format!(
+                        "`name` contains {bad:?}: only lowercase letters, digits and hyphens are allowed"
+                    ),
+                    true,
+                );
+                if let Some(f) = out.last() {
+                    f.help(format!(
+                        "rename it, e.g. `{suggestion}`, and the folder with it"
+                    ));
+                }
             }
         }
     },
@@ -124,17 +170,14 @@ pub const NAME_HYPHENS: Rule = Rule {
     summary: "`name` starts or ends with a hyphen, or doubles one",
     what: "Rejects a leading, trailing or doubled hyphen in `name`.",
     why: "The specification forbids them; loaders that follow it refuse the skill.",
-    fires: "---\nname: release--notes-\ndescription: Drafts release notes. Use when preparing a release.\n---\n",
+    fires: "@folder release-notes\n---\nname: release--notes-\ndescription: Drafts release notes. Use when preparing a release.\n---\n",
     passes: GOOD,
     check: |cx, out| {
         if let Some(n) = name(cx) {
             let v = &n.value;
             if v.starts_with('-') || v.ends_with('-') || v.contains("--") {
-                out.report(
-                    &cx.skill.source,
-                    n.span.clone(),
-                    format!("`name` {v:?} has a leading, trailing or doubled hyphen"),
-                );
+                let message = format!("`name` {v:?} has a leading, trailing or doubled hyphen");
+                report_name(cx, out, n, message, true);
             }
         }
     },
@@ -155,12 +198,16 @@ pub const NAME_FOLDER_MISMATCH: Rule = Rule {
         if let (Some(n), Some(folder)) = (name(cx), cx.skill.folder_name())
             && n.value != folder
         {
-            out.report(
-                &cx.skill.source,
-                n.span.clone(),
+            report_name(
+                cx,
+                out,
+                n,
                 format!("`name` is {:?} but the folder is {folder:?}", n.value),
-            )
-            .help("rename the folder or change `name` so they match");
+                false,
+            );
+            if let Some(f) = out.last() {
+                f.help("rename the folder or change `name` so they match");
+            }
         }
     },
 };
@@ -259,14 +306,17 @@ pub const DESCRIPTION_NOT_THIRD_PERSON: Rule = Rule {
     name: "description-not-third-person",
     severity: Severity::Warning,
     summary: "`description` speaks in the first or second person",
-    what: "Flags descriptions written as \"I can help you…\" or \"You can use this to…\".",
+    what: "Flags descriptions written as \"I can help you…\" or \"You can use this to…\". \
+           Quoted text (a user's phrase in straight or typographic quotes, inline code) is \
+           not the skill's own voice and is skipped.",
     why: "The description is read by the agent as a statement about the skill; first- and \
           second-person wording confuses who is speaking and weakens discovery.",
     fires: "---\nname: release-notes\ndescription: I can help you draft release notes when you prepare a release.\n---\n",
-    passes: GOOD,
+    passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when asked to \"write my release notes\" or “summarise our changes”.\n---\n",
     check: |cx, out| {
         if let Some(d) = description(cx)
-            && let Some(m) = FIRST_OR_SECOND_PERSON.find(&d.value)
+            && let masked = quoted::mask(&d.value)
+            && let Some(m) = FIRST_OR_SECOND_PERSON.find(&masked)
         {
             out.report(
                 &cx.skill.source,
@@ -317,23 +367,153 @@ pub const UNKNOWN_FRONTMATTER_KEY: Rule = Rule {
     code: "SG111",
     name: "unknown-frontmatter-key",
     severity: Severity::Warning,
-    summary: "The frontmatter has a key the specification does not define",
-    what: "Allows only `name`, `description`, `license`, `allowed-tools`, `metadata` and \
-           `compatibility`, plus keys listed in `frontmatter.allow-keys` in skillgate.toml.",
+    summary: "The frontmatter has a key neither the specification nor a target client documents",
+    what: "Allows the specification's keys (`name`, `description`, `license`, \
+           `compatibility`, `metadata`, `allowed-tools`), the keys each target client documents \
+           (`--target` or `targets` in skillgate.toml; every client by default; see \
+           docs/targets.md) and keys listed in `frontmatter.allow-keys`. A key that only a \
+           client outside the targets documents is an info-level note naming that client; any \
+           other key is a warning that suggests the nearest known key.",
     why: "Unknown keys are ignored by compliant loaders, so what they say silently does \
           nothing; put custom data under `metadata`.",
     fires: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nversion: 1.2\n---\n",
-    passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nmetadata:\n  version: \"1.2\"\n---\n",
+    passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nargument-hint: \"[tag]\"\nmetadata:\n  version: \"1.2\"\n---\n",
     check: |cx, out| {
         let allowed = &cx.settings.frontmatter.allow_keys;
+        let targets = cx.settings.targets();
+        // The first unknown key carries the fix that moves every unknown key at once, so
+        // that the fix stands alone (a new `metadata` block is written once).
+        let mut first_unknown = true;
         for f in &cx.skill.frontmatter.extra {
-            if !allowed.iter().any(|k| k == &f.key) {
-                out.report(&cx.skill.source, f.span.clone(), format!("`{}` is not a specification key", f.key))
-                    .help(format!("move it under `metadata`, or allow it in skillgate.toml (frontmatter.allow-keys); spec keys: {}", SPEC_KEYS.join(", ")));
+            if allowed.iter().any(|k| k == &f.key) {
+                continue;
+            }
+            match targets::standing(&f.key, targets) {
+                KeyStanding::Known => {}
+                KeyStanding::OtherClients(clients) => {
+                    let names: Vec<&str> = clients.iter().map(|c| c.name).collect();
+                    let ids: Vec<&str> = clients.iter().map(|c| c.id).collect();
+                    out.report(
+                        &cx.skill.source,
+                        f.span.clone(),
+                        format!("`{}` is documented by {}, not by the skill's targets", f.key, names.join(" and ")),
+                    )
+                    .severity(Severity::Info)
+                    .help(format!("add `{}` to the targets if the skill is meant for it; other clients ignore the key", ids.join(",")));
+                }
+                KeyStanding::Unknown(nearest) => {
+                    let fix = if first_unknown {
+                        move_to_metadata(cx)
+                    } else {
+                        None
+                    };
+                    first_unknown = false;
+                    let help = match nearest {
+                        Some(k) => format!(
+                            "did you mean `{k}`? Otherwise move it under `metadata`, or allow it in skillgate.toml (frontmatter.allow-keys)"
+                        ),
+                        None => format!(
+                            "move it under `metadata`, or allow it in skillgate.toml (frontmatter.allow-keys); specification keys: {}",
+                            targets::SPEC_KEYS.join(", ")
+                        ),
+                    };
+                    let finding = out.report(
+                        &cx.skill.source,
+                        f.span.clone(),
+                        format!(
+                            "`{}` is not a key the specification or any client documents",
+                            f.key
+                        ),
+                    );
+                    finding.help(help);
+                    if let Some((description, edits)) = fix {
+                        finding.fix(&cx.skill.source, description, true, edits);
+                    }
+                }
             }
         }
     },
 };
+
+/// The keys SG111 moves under `metadata`: unknown to every client, not allowed by the
+/// configuration.
+fn unknown_keys<'a>(cx: &'a Context<'_>) -> impl Iterator<Item = &'a Field<serde_norway::Value>> {
+    let allowed = &cx.settings.frontmatter.allow_keys;
+    let targets = cx.settings.targets();
+    cx.skill.frontmatter.extra.iter().filter(move |f| {
+        !allowed.iter().any(|k| k == &f.key)
+            && matches!(targets::standing(&f.key, targets), KeyStanding::Unknown(_))
+    })
+}
+
+/// The line `span` with its line terminator.
+fn with_terminator(text: &str, span: &Range<usize>) -> Range<usize> {
+    let rest = &text[span.end..];
+    let n = if rest.starts_with("\r\n") {
+        2
+    } else {
+        usize::from(rest.starts_with('\n'))
+    };
+    span.start..span.end + n
+}
+
+/// A one-line scalar `key: value` as a `metadata` entry (`  key: "value"`), or `None` for
+/// values that span lines or are not scalars.
+fn metadata_entry(text: &str, field: &Field<serde_norway::Value>) -> Option<String> {
+    let line = &text[field.span.clone()];
+    let (_, raw) = line.split_once(':')?;
+    let raw = raw.trim();
+    let next = &text[with_terminator(text, &field.span).end..];
+    let continues = next.starts_with([' ', '\t']);
+    if raw.is_empty() || continues || raw.starts_with(['[', '{', '|', '>', '&', '*', '!']) {
+        return None;
+    }
+    let value = if raw.starts_with(['"', '\'']) {
+        raw.to_owned()
+    } else {
+        format!("\"{}\"", raw.replace('\\', "\\\\").replace('"', "\\\""))
+    };
+    Some(format!("  {}: {value}\n", field.key))
+}
+
+/// Edits as (span, replacement) pairs.
+type Edits = Vec<(Range<usize>, String)>;
+
+/// The fix that moves every unknown key under `metadata`: each key's line is removed and
+/// re-written as a string entry of the existing `metadata` block, or of a new one at the
+/// end of the frontmatter. `None` when a key or the block cannot be moved line by line.
+fn move_to_metadata(cx: &Context<'_>) -> Option<(String, Edits)> {
+    let text = &cx.skill.source.text;
+    let keys: Vec<_> = unknown_keys(cx).collect();
+    let mut entries = String::new();
+    let mut edits = Vec::new();
+    for f in &keys {
+        entries.push_str(&metadata_entry(text, f)?);
+        edits.push((with_terminator(text, &f.span), String::new()));
+    }
+    let at = match &cx.skill.frontmatter.metadata {
+        Some(m) => {
+            let line = &text[m.span.clone()];
+            // Only a block mapping (`metadata:` alone on its line) takes new entries.
+            if line
+                .split_once(':')
+                .is_none_or(|(_, v)| !v.trim().is_empty())
+            {
+                return None;
+            }
+            with_terminator(text, &m.span).end
+        }
+        None => {
+            let fm_end = cx.skill.frontmatter.range.end;
+            let closing = text[..fm_end].trim_end_matches(['\n', '\r']);
+            entries.insert_str(0, "metadata:\n");
+            closing.rfind('\n').map_or(0, |i| i + 1)
+        }
+    };
+    edits.push((at..at, entries));
+    let names: Vec<String> = keys.iter().map(|f| format!("`{}`", f.key)).collect();
+    Some((format!("move {} under `metadata`", names.join(", ")), edits))
+}
 
 /// SG112.
 pub const COMPATIBILITY_TOO_LONG: Rule = Rule {
@@ -400,5 +580,46 @@ pub const FRONTMATTER_FIELD_TYPE: Rule = Rule {
                 format!("`{}` must be {}", m.key, m.expected),
             );
         }
+    },
+};
+
+/// SG115.
+pub const DESCRIPTION_TRAILING_WHITESPACE: Rule = Rule {
+    code: "SG115",
+    name: "description-trailing-whitespace",
+    severity: Severity::Info,
+    summary: "The `description` line ends in spaces or tabs",
+    what: "Flags spaces or tabs at the end of a one-line `description`; `--fix` removes them.",
+    why: "Invisible trailing whitespace is carried into every agent's skill listing and makes \
+          diffs of the frontmatter noisy; some loaders keep it in the value.",
+    fires: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.  \n---\n# Notes\n",
+    passes: GOOD,
+    check: |cx, out| {
+        let Some(d) = cx.skill.frontmatter.description.as_ref() else {
+            return;
+        };
+        let text = &cx.skill.source.text;
+        let line = &text[d.span.clone()];
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let kept = line.trim_end_matches([' ', '\t']);
+        let continues = text[d.span.end..]
+            .strip_prefix('\n')
+            .is_some_and(|next| next.starts_with([' ', '\t']));
+        if kept.len() == line.len() || continues {
+            return;
+        }
+        let trailing = d.span.start + kept.len()..d.span.start + line.len();
+        out.report(
+            &cx.skill.source,
+            trailing.clone(),
+            "the `description` line ends in whitespace",
+        )
+        .help("remove the trailing spaces")
+        .fix(
+            &cx.skill.source,
+            "remove the trailing whitespace",
+            true,
+            vec![(trailing, String::new())],
+        );
     },
 };

@@ -1,102 +1,22 @@
 //! SG5xx: the skill folder's structure — links, referenced files, reference depth, orphans,
 //! code fences and path separators.
 
-use std::ops::Range;
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::finding::Severity;
+use crate::finding::{Location, Severity};
 use crate::lint::Rule;
-use crate::skill::{Document, Skill, SourceFile, normalize_rel};
+use crate::skill::references::{Form, Target, docs, strip_placeholder};
+use crate::skill::{Skill, SkillFile};
 
-/// A markdown document of the skill: SKILL.md or one of its markdown files.
-struct Doc<'a> {
-    /// Path relative to the skill folder ("" dir for SKILL.md).
-    rel: &'a str,
-    dir: &'a str,
-    source: &'a SourceFile,
-    doc: &'a Document,
-}
-
-fn docs(skill: &Skill) -> Vec<Doc<'_>> {
-    let mut out = vec![Doc {
-        rel: skill.manifest_name(),
-        dir: "",
-        source: &skill.source,
-        doc: &skill.body,
-    }];
-    for f in &skill.files {
-        if let (Some(source), Some(doc)) = (&f.source, &f.doc) {
-            let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
-            out.push(Doc {
-                rel: &f.rel,
-                dir,
-                source,
-                doc,
-            });
-        }
-    }
-    out
-}
-
-/// Where a link points, when it is a relative path inside or outside the skill.
-enum Target {
-    /// Not a relative file link (URL, anchor, absolute path).
-    External,
-    /// Climbs out of the skill folder.
-    Outside,
-    /// A path relative to the skill folder.
-    Inside(String),
-}
-
-static SCHEME: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]*:").expect("valid regex"));
-
-fn resolve(dir: &str, dest: &str) -> Target {
-    let dest = dest.trim();
-    if dest.is_empty() || dest.starts_with('#') || dest.starts_with('/') || SCHEME.is_match(dest) {
-        return Target::External;
-    }
-    let path = dest.split(['#', '?']).next().unwrap_or_default();
-    let path = percent_decode(path);
-    if path.is_empty() {
-        return Target::External;
-    }
-    match normalize_rel(dir, &path.replace('\\', "/")) {
-        Some(p) => Target::Inside(p),
-        None => Target::Outside,
-    }
-}
-
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
-fn exists(skill: &Skill, rel: &str) -> bool {
-    rel.is_empty()
-        || rel == skill.manifest_name()
-        || skill.file(rel).is_some()
-        || skill.has_dir(rel)
+/// Whether the last segment of `rel` has a file extension.
+fn has_extension(rel: &str) -> bool {
+    rel.rsplit('/')
+        .next()
+        .and_then(|name| name.rsplit_once('.'))
+        .is_some_and(|(stem, ext)| !stem.is_empty() && !ext.is_empty())
 }
 
 /// SG501.
@@ -106,30 +26,46 @@ pub const BROKEN_LINK: Rule = Rule {
     severity: Severity::Error,
     summary: "A relative link points at a file that is not in the skill",
     what: "Resolves every relative link and image in SKILL.md and its markdown files against \
-           the skill folder; flags targets that do not exist or lie outside the folder.",
+           the document's folder, then the skill folder, after expanding the client \
+           placeholders for the skill folder (`{baseDir}`, `${CLAUDE_SKILL_DIR}`, \
+           `${CLAUDE_PLUGIN_ROOT}/skills/<name>`); flags targets that do not exist or lie \
+           outside the folder. A missing target without a file extension (a wiki page or a \
+           route) is not a file and is left alone.",
     why: "An agent that follows a dead link wastes a turn and proceeds without the guidance \
           the author meant; a link outside the folder breaks once the skill is installed.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide](references/style.md) first.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide](references/style.md) first.\n==> references/style.md <==\n# Style\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide]({baseDir}/references/style.md) first.\n==> references/style.md <==\n# Style\n",
     check: |cx, out| {
-        for d in docs(cx.skill) {
-            for link in &d.doc.links {
-                let message = match resolve(d.dir, &link.dest) {
-                    Target::Inside(rel) if !exists(cx.skill, &rel) => {
-                        format!("`{}` does not exist in the skill folder", rel)
-                    }
-                    Target::Outside => format!("`{}` points outside the skill folder", link.dest),
-                    _ => continue,
-                };
-                out.report(d.source, link.range.clone(), message)
-                    .help("fix the path, or add the file to the skill folder");
-            }
+        let docs = docs(cx.skill);
+        for m in cx
+            .references()
+            .mentions
+            .iter()
+            .filter(|m| m.form == Form::Link)
+        {
+            let message = match &m.target {
+                // A target without an extension that names nothing is a wiki page or a
+                // route (`internal-wiki/runbook`), not a file of the skill.
+                Target::Missing(rel) if !has_extension(rel) => continue,
+                Target::Missing(rel) => format!("`{rel}` does not exist in the skill folder"),
+                Target::Glob(rel, files) if files.is_empty() => {
+                    format!("`{rel}` matches no file in the skill folder")
+                }
+                Target::Outside(_) => format!("`{}` points outside the skill folder", m.written),
+                _ => continue,
+            };
+            out.report(docs[m.doc].source, m.span.clone(), message)
+                .help("fix the path, or add the file to the skill folder");
         }
     },
 };
 
-static MENTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[[ \t]`'(\[=])(?:\./)?((?:scripts|references|assets)/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z0-9]{1,8})(?-u:\b)")
+/// Folders whose missing files SG502 reports: the specification's bundled-file folders.
+const BUNDLED: &[&str] = &["scripts/", "references/", "assets/"];
+
+/// A line that names a path as an illustration rather than as a file of this skill.
+static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:\be\.g\.|\bfor (?:example|instance)\b|\bsuch as\b|\b(?:would|could|might) be\b|\b(?:examples?|good|bad|avoid)\b\**\s*:|[✓✗])")
         .expect("valid regex")
 });
 
@@ -140,97 +76,91 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
     severity: Severity::Warning,
     summary: "Prose or inline code names a bundled file that does not exist",
     what: "Finds paths under `scripts/`, `references/` and `assets/` named in prose or inline \
-           code (not in links, which SG501 checks) and flags those missing from the folder.",
+           code (not in links, which SG501 checks), client placeholders expanded, and flags \
+           those missing from the folder. A line that gives the path as an illustration \
+           (\"e.g.\", \"for example\", \"such as\", \"would be\", \"Good:\", a ✓ or ✗ mark) is not a reference.",
     why: "The agent will try to run or read the file and fail, often mid-task.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py` on each note.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py` on each note.\n==> scripts/format_notes.py <==\nprint('ok')\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python ${CLAUDE_SKILL_DIR}/scripts/format_notes.py` on each note.\n==> scripts/format_notes.py <==\nprint('ok')\n",
     check: |cx, out| {
-        for d in docs(cx.skill) {
-            let text = &d.source.text;
-            let ranges = d.doc.prose_lines.iter().chain(&d.doc.inline_code);
-            let mut seen = Vec::new();
-            for range in ranges {
-                for caps in MENTION.captures_iter(&text[range.clone()]) {
-                    let Some(m) = caps.get(1) else { continue };
-                    let span = range.start + m.start()..range.start + m.end();
-                    let rel = m.as_str().trim_end_matches('.');
-                    let in_link = d.doc.links.iter().any(|l| l.range.contains(&span.start));
-                    let found = exists(cx.skill, rel)
-                        || normalize_rel(d.dir, rel).is_some_and(|r| exists(cx.skill, &r));
-                    if !found && !in_link && !seen.contains(&span.start) {
-                        seen.push(span.start);
-                        out.report(
-                            d.source,
-                            span,
-                            format!("`{rel}` is named here but is not in the skill folder"),
-                        )
-                        .help("add the file, or correct the path");
-                    }
-                }
+        let docs = docs(cx.skill);
+        let mut seen = Vec::new();
+        for m in cx
+            .references()
+            .mentions
+            .iter()
+            .filter(|m| m.form == Form::Path)
+        {
+            if !matches!(m.target, Target::Missing(_)) {
+                continue;
             }
+            let written = strip_placeholder(cx.skill, &m.written).unwrap_or(&m.written);
+            let bundled = BUNDLED
+                .iter()
+                .any(|b| written.trim_start_matches("./").starts_with(b))
+                && written.rsplit_once('.').is_some_and(|(stem, ext)| {
+                    !stem.ends_with('/') && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+                });
+            let d = &docs[m.doc];
+            let line = d.source.line_range(d.source.line_index(m.span.start));
+            let illustration = HYPOTHETICAL.is_match(&d.source.text[line].to_ascii_lowercase());
+            if !bundled || illustration || seen.contains(&(m.doc, m.span.start)) {
+                continue;
+            }
+            seen.push((m.doc, m.span.start));
+            out.report(
+                d.source,
+                m.span.clone(),
+                format!(
+                    "`{}` is named here but is not in the skill folder",
+                    m.written
+                ),
+            )
+            .help("add the file, or correct the path");
         }
     },
 };
 
-/// How each file of the skill is first reached from SKILL.md: the link depth and the
-/// document (index into `docs`) and span that reach it.
-struct Reach {
-    depth: usize,
-    via: usize,
-    span: Range<usize>,
-}
-
-/// Breadth-first walk from SKILL.md over links and path mentions. Returns, per skill file
-/// (same order as `skill.files`), how it was first reached.
-fn reachability(skill: &Skill, docs: &[Doc<'_>]) -> Vec<Option<Reach>> {
-    let mut reach: Vec<Option<Reach>> = skill.files.iter().map(|_| None).collect();
-    let mut queue = std::collections::VecDeque::from([(0usize, 0usize)]);
-    while let Some((doc_index, depth)) = queue.pop_front() {
-        let d = &docs[doc_index];
-        for (file_index, file) in skill.files.iter().enumerate() {
-            if reach[file_index].is_some() || file.rel == d.rel {
-                continue;
-            }
-            let Some(span) = mention(d, &file.rel) else {
+/// SG503.
+pub const REFERENCE_TOO_DEEP: Rule = Rule {
+    code: "SG503",
+    name: "reference-too-deep",
+    severity: Severity::Warning,
+    summary: "A reference is reachable only through another reference",
+    what: "Walks every mention (links, paths, stems, globs) from SKILL.md and flags markdown \
+           files first reached at depth two or more (SKILL.md -> a.md -> b.md).",
+    why: "Agents read nested references partially or not at all; keep every reference one \
+          link away from SKILL.md.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md) and [details](references/details.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
+    check: |cx, out| {
+        let docs = docs(cx.skill);
+        let refs = cx.references();
+        for (file, reach) in cx.skill.files.iter().zip(&refs.reach) {
+            let Some(reach) = reach
+                .as_ref()
+                .filter(|r| r.depth > 1 && !r.through_folder && file.doc.is_some())
+            else {
                 continue;
             };
-            reach[file_index] = Some(Reach {
-                depth: depth + 1,
-                via: doc_index,
-                span,
-            });
-            if let Some(next) = docs.iter().position(|x| x.rel == file.rel) {
-                queue.push_back((next, depth + 1));
-            }
+            let m = &refs.mentions[reach.mention];
+            let via = &docs[m.doc];
+            out.report(
+                via.source,
+                m.span.clone(),
+                format!(
+                    "`{}` is {} links away from SKILL.md (through `{}`)",
+                    file.rel, reach.depth, via.rel
+                ),
+            )
+            .help(format!("link `{}` directly from SKILL.md", file.rel));
         }
-    }
-    reach
-}
+    },
+};
 
-/// Where document `d` links to or names the file `rel` (or a folder holding it), if it does.
-fn mention(d: &Doc<'_>, rel: &str) -> Option<Range<usize>> {
-    for link in &d.doc.links {
-        if let Target::Inside(target) = resolve(d.dir, &link.dest)
-            && (target == rel || (!target.is_empty() && rel.starts_with(&format!("{target}/"))))
-        {
-            return Some(link.range.clone());
-        }
-    }
-    let text = &d.source.text;
-    let relative = rel
-        .strip_prefix(&format!("{}/", d.dir))
-        .filter(|_| !d.dir.is_empty());
-    let nested_dir = rel
-        .rsplit_once('/')
-        .map(|(dir, _)| dir)
-        .filter(|dir| dir.contains('/'));
-    [Some(rel), relative]
-        .into_iter()
-        .flatten()
-        .chain(nested_dir.map(|dir| &rel[..dir.len() + 1]))
-        .find_map(|needle| text.find(needle).map(|at| at..at + needle.len()))
-}
-
+/// Files no agent needs to be told about: dotfiles, licences and project notes, files a
+/// client reads itself (`metadata.json` beside SKILL.md, Codex's `agents/openai.yaml`) and
+/// evaluation folders that the skill's own tooling reads.
 fn is_exempt(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let upper = name.to_ascii_uppercase();
@@ -245,67 +175,189 @@ fn is_exempt(rel: &str) -> bool {
         ]
         .iter()
         .any(|p| upper.starts_with(p))
+        || matches!(
+            rel,
+            "metadata.json" | "agents/openai.yaml" | "skillgate.toml"
+        )
+        || matches!(
+            name,
+            "requirements.txt"
+                | "package.json"
+                | "package-lock.json"
+                | "pyproject.toml"
+                | "__init__.py"
+        )
+        || ["evals/", "evaluations/"]
+            .iter()
+            .any(|p| rel.starts_with(p))
 }
 
-/// SG503.
-pub const REFERENCE_TOO_DEEP: Rule = Rule {
-    code: "SG503",
-    name: "reference-too-deep",
-    severity: Severity::Warning,
-    summary: "A reference is reachable only through another reference",
-    what: "Walks links from SKILL.md and flags files first reached at depth two or more \
-           (SKILL.md -> a.md -> b.md).",
-    why: "Agents read nested references partially or not at all; keep every reference one \
-          link away from SKILL.md.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md) and [details](references/details.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
-    check: |cx, out| {
-        let docs = docs(cx.skill);
-        for (file, reach) in cx.skill.files.iter().zip(reachability(cx.skill, &docs)) {
-            let Some(reach) = reach.filter(|r| r.depth > 1 && file.doc.is_some()) else {
-                continue;
-            };
-            let via = &docs[reach.via];
-            out.report(
-                via.source,
-                reach.span,
-                format!(
-                    "`{}` is {} links away from SKILL.md (through `{}`)",
-                    file.rel, reach.depth, via.rel
-                ),
-            )
-            .help(format!("link `{}` directly from SKILL.md", file.rel));
+static YAML_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"[A-Za-z0-9_./-]+\.(?:png|svg|jpe?g|webp|ico|gif)\b"#).expect("valid regex")
+});
+
+/// Files Codex's `agents/openai.yaml` names (its icons), which the client reads.
+fn named_by_client(skill: &Skill) -> Vec<String> {
+    let Some(text) = skill
+        .file("agents/openai.yaml")
+        .and_then(|f| f.source.as_ref())
+        .map(|s| s.text.as_str())
+    else {
+        return Vec::new();
+    };
+    YAML_PATH
+        .find_iter(text)
+        .flat_map(|m| {
+            let p = m.as_str().trim_start_matches("./");
+            [p.to_owned(), format!("agents/{p}")]
+        })
+        .collect()
+}
+
+/// The outermost folder below `rel` (exclusive of the skill folder) whose files are all
+/// unreached, when it holds more than one file.
+fn orphan_folder<'a>(rel: &'a str, orphan: &dyn Fn(&str) -> Option<usize>) -> Option<&'a str> {
+    let mut end = 0;
+    let mut best = None;
+    while let Some(at) = rel[end..].find('/') {
+        end += at;
+        let folder = &rel[..end];
+        if orphan(folder).is_some_and(|n| n > 1) {
+            best = Some(folder);
+            break;
         }
-    },
-};
+        end += 1;
+    }
+    best
+}
+
+fn file_location(skill: &Skill, file: &SkillFile) -> Location {
+    match &file.source {
+        Some(src) => src.location(0..0),
+        None => Location {
+            path: skill.root.join(&file.rel),
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 1,
+            span: 0..0,
+        },
+    }
+}
 
 /// SG504.
 pub const ORPHAN_FILE: Rule = Rule {
     code: "SG504",
     name: "orphan-file",
     severity: Severity::Info,
-    summary: "A file in the skill folder is never linked or named",
-    what: "Flags files that no link or path mention reaches from SKILL.md (directly or through \
-           reached references). Dotfiles and LICENSE/README/NOTICE/CHANGELOG files are exempt.",
+    summary: "A file or folder of the skill is never linked or named",
+    what: "Flags files that no mention reaches from SKILL.md, directly or through reached \
+           references: one finding per unreferenced folder (its files listed as related) or \
+           per single file. A folder named as such (\"the `./fonts` directory\", `themes/`) \
+           carries every file in it; a named file's folder and a glob's folder carry their \
+           scripts, data, binary assets and `_`-prefixed section files, while markdown documents \
+           there must be named themselves, by path, by stem (`` `async-defer-await` ``) or by \
+           a glob (`rules/*.md`, `{lang}/`). Paths written from the pack root \
+           (`skills/<folder>/x.md`) and dotted Python modules (`core.gif_builder`) resolve too. \
+           Dotfiles, licences, README/CHANGELOG, `metadata.json`, `skillgate.toml`, Codex's \
+           `agents/openai.yaml` with the icons it names, script manifests \
+           (`requirements.txt`, `package.json`, `pyproject.toml`, `__init__.py`) and `evals/` \
+           folders are exempt.",
     why: "The agent only finds files the skill points to; an unreferenced file is dead weight \
           in every install, or a reference someone forgot to link.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n==> references/old-guide.md <==\n# Old guide\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\nSee [the guide](references/old-guide.md).\n==> references/old-guide.md <==\n# Old guide\n",
     check: |cx, out| {
-        let docs = docs(cx.skill);
-        for (file, reach) in cx.skill.files.iter().zip(reachability(cx.skill, &docs)) {
-            if reach.is_none() && !is_exempt(&file.rel) {
-                let span = 0..0;
-                let message = format!("`{}` is not linked or named from SKILL.md", file.rel);
-                match &file.source {
-                    Some(src) => out.report(src, span, message),
-                    None => out.report(&cx.skill.source, cx.skill.source.line_range(0), message),
+        let skill = cx.skill;
+        let client = named_by_client(skill);
+        let orphans: Vec<&SkillFile> = skill
+            .files
+            .iter()
+            .zip(&cx.references().reach)
+            .filter(|(f, r)| r.is_none() && !is_exempt(&f.rel) && !client.contains(&f.rel))
+            .map(|(f, _)| f)
+            .collect();
+        // Per folder: how many files it holds, and how many of them are orphans.
+        let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for f in &skill.files {
+            let is_orphan = orphans.iter().any(|o| o.rel == f.rel);
+            let mut end = 0;
+            while let Some(at) = f.rel[end..].find('/') {
+                end += at;
+                let entry = counts.entry(&f.rel[..end]).or_default();
+                entry.0 += 1;
+                entry.1 += usize::from(is_orphan);
+                end += 1;
+            }
+        }
+        let whole = |folder: &str| {
+            counts
+                .get(folder)
+                .filter(|(all, orphan)| all == orphan)
+                .map(|(all, _)| *all)
+        };
+        let mut folders: BTreeMap<&str, Vec<&SkillFile>> = BTreeMap::new();
+        for f in &orphans {
+            match orphan_folder(&f.rel, &whole) {
+                Some(folder) => folders.entry(folder).or_default().push(f),
+                None => {
+                    let message = format!("`{}` is not linked or named from SKILL.md", f.rel);
+                    match &f.source {
+                        Some(src) => out.report(src, 0..0, message),
+                        None => out.report(&skill.source, skill.source.line_range(0), message),
+                    }
+                    .help("link it where the agent needs it, or delete it");
                 }
-                .help("link it where the agent needs it, or delete it");
+            }
+        }
+        for (folder, files) in folders {
+            let finding = out.report(
+                &skill.source,
+                skill.source.line_range(0),
+                format!(
+                    "the folder `{folder}/` ({} files) is not linked or named from SKILL.md",
+                    files.len()
+                ),
+            );
+            finding.help("name the folder where the agent needs it, or delete it");
+            for f in files {
+                finding.related_at(file_location(skill, f), "not referenced");
             }
         }
     },
 };
+
+/// Where the code fence opened at `open` should close, and the closing line: before the next
+/// heading (after the last non-blank line above it), or at the end of the file.
+fn closing_fence(text: &str, open: usize) -> (usize, String) {
+    let line_end = text[open..].find('\n').map_or(text.len(), |i| open + i + 1);
+    let opener = text[open..line_end].trim_start();
+    let mark = opener.chars().next().unwrap_or('`');
+    let width = opener.chars().take_while(|&c| c == mark).count().max(3);
+    let fence: String = std::iter::repeat_n(mark, width).collect();
+    let mut pos = line_end;
+    let mut last_content_end = line_end;
+    while pos < text.len() {
+        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1);
+        let line = &text[pos..end];
+        let is_heading = line.starts_with('#')
+            && line
+                .trim_start_matches('#')
+                .starts_with([' ', '\t', '\n', '\r']);
+        if is_heading {
+            return (last_content_end, format!("{fence}\n"));
+        }
+        if !line.trim().is_empty() {
+            last_content_end = end;
+        }
+        pos = end;
+    }
+    if text.ends_with('\n') || text.is_empty() {
+        (last_content_end.min(text.len()), format!("{fence}\n"))
+    } else {
+        (text.len(), format!("\n{fence}\n"))
+    }
+}
 
 /// SG505.
 pub const UNCLOSED_CODE_FENCE: Rule = Rule {
@@ -316,14 +368,21 @@ pub const UNCLOSED_CODE_FENCE: Rule = Rule {
     what: "Flags a fenced code block with no closing fence in SKILL.md or its markdown files.",
     why: "Everything after the opening fence becomes code: the agent reads the rest of the \
           skill as an example instead of as instructions.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\nnotes fmt\n\n## Rules\nNever edit generated notes.\n",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat every note before you commit it, so that headings and lists stay stable.\n\n```sh\nnotes fmt\n\n## Rules\nNever edit generated notes.\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\nnotes fmt\n```\n\n## Rules\nNever edit generated notes.\n",
     check: |cx, out| {
         for d in docs(cx.skill) {
             for block in d.doc.code_blocks.iter().filter(|b| !b.closed) {
                 let open = d.source.line_range(d.source.line_index(block.range.start));
+                let (at, fence) = closing_fence(&d.source.text, block.range.start);
                 out.report(d.source, open, "this code fence is never closed")
-                    .help("close it with a matching fence line");
+                    .help("close it with a matching fence line")
+                    .fix(
+                        d.source,
+                        "close the code fence at the end of its section",
+                        true,
+                        vec![(at..at, fence)],
+                    );
             }
         }
     },
@@ -340,7 +399,8 @@ pub const BACKSLASH_PATH: Rule = Rule {
     name: "backslash-path",
     severity: Severity::Warning,
     summary: "A path uses backslashes",
-    what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose.",
+    what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose, \
+           except on a line that shows them as what to avoid (\"✗\", \"Avoid:\", \"Bad:\").",
     why: "Agents run on Unix-like systems where backslashes are not separators; the path \
           does not resolve.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts\\format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
@@ -359,12 +419,25 @@ pub const BACKSLASH_PATH: Rule = Rule {
             for range in ranges {
                 for m in BACKSLASH.find_iter(&text[range.clone()]) {
                     let span = range.start + m.start()..range.start + m.end();
-                    if seen.contains(&span.start) {
+                    let line = d.source.line_range(d.source.line_index(span.start));
+                    let illustration = HYPOTHETICAL.is_match(&text[line].to_ascii_lowercase());
+                    if seen.contains(&span.start) || illustration {
                         continue;
                     }
                     seen.push(span.start);
-                    out.report(d.source, span, format!("`{}` uses backslashes", m.as_str()))
-                        .help(format!("write `{}`", m.as_str().replace('\\', "/")));
+                    let forward = m.as_str().replace('\\', "/");
+                    out.report(
+                        d.source,
+                        span.clone(),
+                        format!("`{}` uses backslashes", m.as_str()),
+                    )
+                    .help(format!("write `{forward}`"))
+                    .fix(
+                        d.source,
+                        format!("write `{forward}`"),
+                        true,
+                        vec![(span, forward.clone())],
+                    );
                 }
             }
         }

@@ -1,0 +1,538 @@
+//! The one reference resolver: every path a skill mentions (links, inline code, code blocks,
+//! prose paths, folder mentions, stems in lists, globs, client placeholders), resolved to the
+//! files of the skill folder. The structure rules read its result; none re-parses paths.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Document, Skill, SourceFile, normalize_rel};
+
+/// Placeholders clients expand to the skill folder in paths, longest first. A plugin root is
+/// followed by `skills/<folder>/` when the path points into this skill.
+pub const PLACEHOLDERS: &[&str] = &[
+    "${CLAUDE_SKILL_DIR}",
+    "$CLAUDE_SKILL_DIR",
+    "${CLAUDE_PLUGIN_ROOT}",
+    "$CLAUDE_PLUGIN_ROOT",
+    "{baseDir}",
+    "${baseDir}",
+];
+
+/// A markdown document of the skill: SKILL.md or one of its markdown files.
+#[derive(Debug)]
+pub struct Doc<'a> {
+    /// Path relative to the skill folder (the manifest's name for SKILL.md).
+    pub rel: &'a str,
+    /// The folder relative links start from ("" for the skill folder).
+    pub dir: &'a str,
+    /// The file's text.
+    pub source: &'a SourceFile,
+    /// The parsed markdown.
+    pub doc: &'a Document,
+}
+
+/// SKILL.md first, then every markdown file of the folder, in path order.
+pub fn docs(skill: &Skill) -> Vec<Doc<'_>> {
+    let mut out = vec![Doc {
+        rel: skill.manifest_name(),
+        dir: "",
+        source: &skill.source,
+        doc: &skill.body,
+    }];
+    for f in &skill.files {
+        if let (Some(source), Some(doc)) = (&f.source, &f.doc) {
+            let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+            out.push(Doc {
+                rel: &f.rel,
+                dir,
+                source,
+                doc,
+            });
+        }
+    }
+    out
+}
+
+/// How a mention is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// A markdown link or image destination.
+    Link,
+    /// A path in inline code or prose.
+    Path,
+    /// A path inside a fenced or indented code block.
+    Code,
+    /// A bare file stem in inline code (`` `async-defer-await` ``) naming a markdown file.
+    Stem,
+}
+
+/// What a mention resolves to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// One file of the skill, by its relative path.
+    File(String),
+    /// A folder of the skill (files below it), by its relative path without a slash.
+    Folder(String),
+    /// A glob and the files it matches (possibly none).
+    Glob(String, Vec<String>),
+    /// A relative path inside the folder that names nothing.
+    Missing(String),
+    /// A relative path that climbs out of the skill folder.
+    Outside(String),
+}
+
+/// One path the skill mentions.
+#[derive(Debug, Clone)]
+pub struct Mention {
+    /// Index of the document (see [`docs`]) that mentions it.
+    pub doc: usize,
+    /// Byte range of the path (or the whole link) in that document.
+    pub span: Range<usize>,
+    /// The path as written, placeholders included.
+    pub written: String,
+    /// How it is written.
+    pub form: Form,
+    /// What it resolves to.
+    pub target: Target,
+}
+
+/// Every mention of every document, and how each file of the skill is reached.
+#[derive(Debug)]
+pub struct References {
+    /// All mentions, by document then position.
+    pub mentions: Vec<Mention>,
+    /// Per file of `skill.files` (same order): how SKILL.md first reaches it, if it does.
+    pub reach: Vec<Option<Reach>>,
+}
+
+/// How a file is first reached from SKILL.md.
+#[derive(Debug, Clone)]
+pub struct Reach {
+    /// Link depth: 1 for a file SKILL.md names, 2 through one reference, ...
+    pub depth: usize,
+    /// Index of the mention that reaches it.
+    pub mention: usize,
+    /// Whether it is reached only as part of a folder (not named itself).
+    pub through_folder: bool,
+}
+
+static SCHEME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]*:").expect("valid regex"));
+
+/// A path-like token: optional placeholder, then segments of path characters with at least
+/// one `/` or a file extension. Checked further in [`candidate`].
+static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:\$\{[A-Za-z_]+\}|\$[A-Z_]+|\{baseDir\})?(?:[A-Za-z0-9_.*@+\-/\\]|\{[A-Za-z_-]+\}/|<[A-Za-z_-]+>/)+")
+        .expect("valid regex")
+});
+
+static STEM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9][A-Za-z0-9_-]*$").expect("valid regex"));
+
+impl References {
+    /// Collect and resolve every mention of `skill`, then walk from SKILL.md.
+    pub fn of(skill: &Skill) -> References {
+        let docs = docs(skill);
+        let mut mentions = Vec::new();
+        for (index, d) in docs.iter().enumerate() {
+            collect(skill, index, d, &mut mentions);
+        }
+        let reach = walk(skill, &docs, &mentions);
+        References { mentions, reach }
+    }
+
+    /// The mentions written in document `doc`.
+    pub fn in_doc(&self, doc: usize) -> impl Iterator<Item = &Mention> {
+        self.mentions.iter().filter(move |m| m.doc == doc)
+    }
+}
+
+/// Strip a client placeholder that stands for the skill folder; `None` when there is none.
+pub fn strip_placeholder<'a>(skill: &Skill, path: &'a str) -> Option<&'a str> {
+    let (placeholder, rest) = PLACEHOLDERS
+        .iter()
+        .find_map(|p| path.strip_prefix(p).map(|rest| (*p, rest)))?;
+    let rest = rest.trim_start_matches('/');
+    if placeholder.contains("PLUGIN_ROOT") {
+        // A plugin root holds `skills/<folder>/`; a path elsewhere in the plugin is not ours.
+        let folder = skill.folder_name().unwrap_or_default();
+        return Some(
+            rest.strip_prefix("skills/")
+                .and_then(|r| r.strip_prefix(folder))
+                .map_or(rest, |r| r.trim_start_matches('/')),
+        );
+    }
+    Some(rest)
+}
+
+/// Resolve a written path from a document folder: a file, a folder, a glob, or nothing.
+/// Paths are tried from the document's folder, then from the skill folder (authors write
+/// both).
+pub fn resolve(skill: &Skill, dir: &str, written: &str) -> Target {
+    let (path, anchored) = match strip_placeholder(skill, written) {
+        Some(rest) => (rest, true),
+        None => (written, false),
+    };
+    let path = path.replace('\\', "/");
+    let path = templated(strip_install_prefix(skill, path.trim_start_matches("./")));
+    let path = path.as_str();
+    let bases: &[&str] = if anchored || dir.is_empty() {
+        &[""]
+    } else {
+        &[dir, ""]
+    };
+    for base in bases {
+        let Some(rel) = normalize_rel(base, path) else {
+            continue;
+        };
+        let rel = rel.trim_end_matches('/');
+        if rel.contains('*') {
+            let matched: Vec<String> = skill
+                .files
+                .iter()
+                .filter(|f| glob_match(rel, &f.rel))
+                .map(|f| f.rel.clone())
+                .collect();
+            if !matched.is_empty() {
+                return Target::Glob(rel.to_owned(), matched);
+            }
+        } else if rel.is_empty() || skill.has_dir(rel) {
+            return Target::Folder(rel.to_owned());
+        } else if rel == skill.manifest_name() || skill.file(rel).is_some() {
+            return Target::File(rel.to_owned());
+        }
+    }
+    // Nothing found: reported from the document's folder, as a reader resolves it.
+    let base = if anchored { "" } else { dir };
+    match normalize_rel(base, path) {
+        None => Target::Outside(written.to_owned()),
+        Some(rel) if rel.contains('*') => Target::Glob(rel, Vec::new()),
+        Some(rel) => Target::Missing(rel.trim_end_matches('/').to_owned()),
+    }
+}
+
+/// A path written from a pack's root or an install folder (`skills/<folder>/x.md`,
+/// `.claude/skills/<folder>/x.md`) names `x.md` of the skill `<folder>`.
+fn strip_install_prefix<'a>(skill: &Skill, path: &'a str) -> &'a str {
+    let Some(folder) = skill.folder_name() else {
+        return path;
+    };
+    let marker = format!("skills/{folder}/");
+    match path.find(&marker) {
+        Some(at) if at == 0 || path[..at].ends_with('/') => &path[at + marker.len()..],
+        _ => path,
+    }
+}
+
+/// Template segments (`{lang}/`, `<language>/`) stand for any folder; a path ending in `/`
+/// names everything below it.
+fn templated(path: &str) -> String {
+    let mut out: Vec<String> = path
+        .split('/')
+        .map(|seg| {
+            let inner = seg
+                .strip_prefix('{')
+                .and_then(|s| s.strip_suffix('}'))
+                .or_else(|| seg.strip_prefix('<').and_then(|s| s.strip_suffix('>')));
+            match inner {
+                Some(name)
+                    if !name.is_empty()
+                        && name
+                            .bytes()
+                            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-') =>
+                {
+                    "*".to_owned()
+                }
+                _ => seg.to_owned(),
+            }
+        })
+        .collect();
+    if out.iter().any(|seg| seg == "*") && out.last().is_some_and(String::is_empty) {
+        out.pop();
+        out.push("**".to_owned());
+    }
+    out.join("/")
+}
+
+/// A dotted Python module (`core.gif_builder`) as the file that holds it, when it exists.
+fn module_file(skill: &Skill, token: &str) -> Option<String> {
+    if token.contains('/') || !token.contains('.') {
+        return None;
+    }
+    let parts: Vec<&str> = token.split('.').collect();
+    (1..=parts.len()).rev().find_map(|n| {
+        let rel = format!("{}.py", parts[..n].join("/"));
+        skill.file(&rel).is_some().then_some(rel)
+    })
+}
+
+/// `*` matches within one segment, `**` across segments.
+fn glob_match(pattern: &str, path: &str) -> bool {
+    fn go(p: &[u8], s: &[u8]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some(b'*') if p.get(1) == Some(&b'*') => {
+                let rest = p[2..].strip_prefix(b"/").unwrap_or(&p[2..]);
+                (0..=s.len()).any(|i| go(rest, &s[i..]))
+            }
+            Some(b'*') => (0..=s.len())
+                .take_while(|&i| i == 0 || s[i - 1] != b'/')
+                .any(|i| go(&p[1..], &s[i..])),
+            Some(c) => s.first() == Some(c) && go(&p[1..], &s[1..]),
+        }
+    }
+    go(pattern.as_bytes(), path.as_bytes())
+}
+
+/// Whether a token from prose or code looks like a path at all.
+fn candidate(token: &str) -> bool {
+    let core = token.trim_start_matches("./");
+    let has_slash = core.contains('/') && !core.starts_with("//") && core.len() > 1;
+    let has_ext = core.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=8).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            && ext.bytes().any(|b| b.is_ascii_alphabetic())
+    });
+    (has_slash
+        || has_ext
+        || token.starts_with("./")
+        || PLACEHOLDERS.iter().any(|p| token.starts_with(p)))
+        && !core.contains("...")
+}
+
+fn collect(skill: &Skill, index: usize, d: &Doc<'_>, out: &mut Vec<Mention>) {
+    let text = &d.source.text;
+    let mut push = |span: Range<usize>, written: &str, form: Form, target: Target| {
+        out.push(Mention {
+            doc: index,
+            span,
+            written: written.to_owned(),
+            form,
+            target,
+        });
+    };
+    for link in &d.doc.links {
+        let dest = link.dest.trim();
+        if dest.is_empty() || dest.starts_with('#') {
+            continue;
+        }
+        let placeholder = strip_placeholder(skill, dest).is_some();
+        if !placeholder && (dest.starts_with('/') || SCHEME.is_match(dest)) {
+            continue;
+        }
+        let path = percent_decode(dest.split(['#', '?']).next().unwrap_or_default());
+        if path.is_empty() {
+            continue;
+        }
+        let target = resolve(skill, d.dir, &path);
+        push(link.range.clone(), &path, Form::Link, target);
+    }
+    let in_link = |at: usize| d.doc.links.iter().any(|l| l.range.contains(&at));
+    let regions = d
+        .doc
+        .inline_code
+        .iter()
+        .map(|r| (r.clone(), Form::Path))
+        .chain(d.doc.prose_lines.iter().map(|r| (r.clone(), Form::Path)))
+        .chain(
+            d.doc
+                .code_blocks
+                .iter()
+                .map(|b| (b.content.clone(), Form::Code)),
+        );
+    let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    for (region, form) in regions {
+        let slice = &text[region.clone()];
+        for m in TOKEN.find_iter(slice) {
+            let start = region.start + m.start();
+            let token = m.as_str().trim_end_matches(['.', ',', ':', ';']);
+            if token.is_empty() || in_link(start) || seen.contains(&start) {
+                continue;
+            }
+            // A URL's path or an absolute path is not a path of the skill.
+            let before = &slice[..m.start()];
+            if before.ends_with(':') || before.ends_with("//") || token.starts_with('/') {
+                continue;
+            }
+            if let Some(rel) = module_file(skill, token) {
+                seen.insert(start);
+                push(start..start + token.len(), token, form, Target::File(rel));
+                continue;
+            }
+            if !candidate(token) {
+                continue;
+            }
+            seen.insert(start);
+            let target = resolve(skill, d.dir, token);
+            push(start..start + token.len(), token, form, target);
+        }
+    }
+    // Stems: `async-defer-await` in inline code naming `rules/async-defer-await.md`.
+    for code in &d.doc.inline_code {
+        let inner = text[code.clone()].trim_matches('`').trim();
+        if !STEM.is_match(inner) || inner.len() < 3 {
+            continue;
+        }
+        for f in skill.files.iter().filter(|f| f.doc.is_some()) {
+            let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
+            if name.rsplit_once('.').is_some_and(|(stem, _)| stem == inner) {
+                push(code.clone(), inner, Form::Stem, Target::File(f.rel.clone()));
+            }
+        }
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether a file is a document the agent reads (markdown), as opposed to a script, data or
+/// a binary asset that a referenced folder carries along.
+fn is_document(skill: &Skill, rel: &str) -> bool {
+    skill.file(rel).is_some_and(|f| f.doc.is_some())
+}
+
+/// A section or template file (`_template.md`, `_sections.md`): tooling input, reached when
+/// its folder is.
+fn is_section_file(rel: &str) -> bool {
+    rel.rsplit('/').next().is_some_and(|n| n.starts_with('_'))
+}
+
+/// Breadth-first walk from SKILL.md. A named file is reached; a named folder (or the folder
+/// of a named file, or a glob's folder) carries its non-document files and its section files;
+/// markdown documents must be named themselves (by path, stem or glob).
+fn walk(skill: &Skill, docs: &[Doc<'_>], mentions: &[Mention]) -> Vec<Option<Reach>> {
+    let mut reach: Vec<Option<Reach>> = skill.files.iter().map(|_| None).collect();
+    let index_of = |rel: &str| {
+        skill
+            .files
+            .binary_search_by(|f| f.rel.as_str().cmp(rel))
+            .ok()
+    };
+    let mut queue = VecDeque::from([(0usize, 0usize)]);
+    let mut visited = vec![false; docs.len()];
+    visited[0] = true;
+    while let Some((doc, depth)) = queue.pop_front() {
+        for (mi, m) in mentions.iter().enumerate().filter(|(_, m)| m.doc == doc) {
+            let mut mark =
+                |rel: &str, through_folder: bool, queue: &mut VecDeque<(usize, usize)>| {
+                    let Some(fi) = index_of(rel) else { return };
+                    if reach[fi].is_some() || rel == docs[doc].rel {
+                        return;
+                    }
+                    reach[fi] = Some(Reach {
+                        depth: depth + 1,
+                        mention: mi,
+                        through_folder,
+                    });
+                    if let Some(next) = docs.iter().position(|x| x.rel == rel)
+                        && !visited[next]
+                    {
+                        visited[next] = true;
+                        queue.push_back((next, depth + 1));
+                    }
+                };
+            let (named, folders): (Vec<&str>, Vec<String>) = match &m.target {
+                Target::File(rel) => (
+                    vec![rel.as_str()],
+                    vec![
+                        rel.rsplit_once('/')
+                            .map_or(String::new(), |(d, _)| d.to_owned()),
+                    ],
+                ),
+                Target::Glob(pattern, files) => (
+                    files.iter().map(String::as_str).collect(),
+                    vec![glob_root(pattern)],
+                ),
+                Target::Folder(rel) => {
+                    // A folder named as such carries everything in it.
+                    let prefix = format!("{rel}/");
+                    if !rel.is_empty() {
+                        for f in skill.files.iter().filter(|f| f.rel.starts_with(&prefix)) {
+                            mark(&f.rel, true, &mut queue);
+                        }
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            for rel in named {
+                mark(rel, false, &mut queue);
+            }
+            for folder in folders {
+                // The skill folder itself carries nothing: a file at the root is named or not.
+                if folder.is_empty() {
+                    continue;
+                }
+                let prefix = format!("{folder}/");
+                for f in skill.files.iter().filter(|f| f.rel.starts_with(&prefix)) {
+                    if !is_document(skill, &f.rel) || is_section_file(&f.rel) {
+                        mark(&f.rel, true, &mut queue);
+                    }
+                }
+            }
+        }
+    }
+    reach
+}
+
+/// The folder part of a glob before its first wildcard segment.
+fn glob_root(pattern: &str) -> String {
+    let mut parts = Vec::new();
+    for part in pattern.split('/') {
+        if part.contains('*') {
+            break;
+        }
+        parts.push(part);
+    }
+    parts.join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{candidate, glob_match, glob_root};
+
+    #[test]
+    fn globs_match_within_and_across_segments() {
+        assert!(glob_match("rules/*.md", "rules/a.md"));
+        assert!(!glob_match("rules/*.md", "rules/x/a.md"));
+        assert!(glob_match("rules/**/*.md", "rules/x/a.md"));
+        assert!(glob_match("rules/**/*.md", "rules/a.md"));
+        assert!(!glob_match("rules/*.md", "other/a.md"));
+        assert_eq!(glob_root("rules/**/*.md"), "rules");
+    }
+
+    #[test]
+    fn path_candidates_need_a_slash_an_extension_or_a_placeholder() {
+        assert!(candidate("references/api.md"));
+        assert!(candidate("./fonts"));
+        assert!(candidate("forms.md"));
+        assert!(candidate("{baseDir}/x"));
+        assert!(!candidate("v1.2"));
+        assert!(!candidate("word"));
+        assert!(!candidate("and/or..."));
+    }
+}

@@ -1,0 +1,154 @@
+//! Findings a skill author trusts: the reference resolver on the shapes real packs use
+//! (folders named as folders, stems in lists, globs, client placeholders, client metadata),
+//! and quoted text read as a quotation, not as the skill's own voice.
+
+use super::support::{finding_lines, run};
+
+/// Concise findings for one fixture skill under `fixtures/precision/`.
+fn concise(name: &str) -> String {
+    let path = format!("fixtures/precision/{name}");
+    let (_, out, err) = run(&["check", &path, "-f", "concise", "--fail-on", "never"]);
+    assert!(err.is_empty(), "{name}: {err}");
+    finding_lines(&out).join("\n")
+}
+
+#[test]
+fn shapes_of_reference_real_packs_use_resolve() {
+    for name in [
+        "folder-named-as-folder",
+        "stems-in-list",
+        "placeholders",
+        "glob",
+        "codex-agent-metadata",
+        "quoted-phrases",
+    ] {
+        assert_eq!(concise(name), "", "{name} should have no finding");
+    }
+}
+
+#[test]
+fn placeholders_still_report_missing_files() {
+    insta::assert_snapshot!("placeholder_missing", concise("placeholder-missing"));
+}
+
+#[test]
+fn orphans_are_reported_per_folder_and_per_file() {
+    insta::assert_snapshot!("orphans", concise("orphans"));
+    let (_, out, _) = run(&[
+        "check",
+        "fixtures/precision/orphans",
+        "-f",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let folder = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| {
+            f["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("`drafts/`"))
+        })
+        .expect("one finding for the folder");
+    let related: Vec<&str> = folder["related"]
+        .as_array()
+        .expect("related")
+        .iter()
+        .filter_map(|r| r["path"].as_str())
+        .collect();
+    assert_eq!(related.len(), 3, "{related:?}");
+    assert!(related.iter().all(|p| p.contains("drafts/")));
+}
+
+/// Concise findings for a fixture with extra arguments.
+fn concise_with(name: &str, extra: &[&str]) -> String {
+    let path = format!("fixtures/precision/{name}");
+    let mut args = vec![
+        "check",
+        path.as_str(),
+        "-f",
+        "concise",
+        "--fail-on",
+        "never",
+    ];
+    args.extend_from_slice(extra);
+    let (_, out, err) = run(&args);
+    assert!(err.is_empty(), "{name}: {err}");
+    finding_lines(&out).join("\n")
+}
+
+#[test]
+fn vendor_keys_follow_the_targets() {
+    insta::assert_snapshot!("vendor_keys_default", concise("vendor-keys"));
+    insta::assert_snapshot!(
+        "vendor_keys_codex",
+        concise_with("vendor-keys", &["--target", "codex"])
+    );
+    let (_, human, _) = run(&[
+        "check",
+        "fixtures/precision/vendor-keys",
+        "--target",
+        "codex,cursor",
+        "--fail-on",
+        "never",
+    ]);
+    insta::assert_snapshot!("vendor_keys_human", human);
+}
+
+#[test]
+fn targets_come_from_the_config_and_the_flag_replaces_them() {
+    let config = "fixtures/precision/vendor-keys-config/skillgate.toml";
+    let from_config = concise_with("vendor-keys-config", &["--config", config]);
+    assert!(
+        from_config.contains("SG111 `argument-hint` is documented by Claude Code"),
+        "{from_config}"
+    );
+    let flag = concise_with(
+        "vendor-keys-config",
+        &["--config", config, "--target", "claude-code"],
+    );
+    assert_eq!(flag, "");
+}
+
+#[test]
+fn an_unknown_target_is_a_usage_error() {
+    let (code, _, err) = run(&[
+        "check",
+        "fixtures/precision/vendor-keys",
+        "--target",
+        "claud",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown target \"claud\""), "{err}");
+}
+
+/// The look-alike fixtures of the judged hits (tests/precision/cases.tsv) give exactly the
+/// findings their row says, so a change that brings a false-positive class back fails here.
+#[test]
+fn judged_shapes_give_the_findings_recorded_for_them() {
+    let table = std::fs::read_to_string(super::support::root().join("tests/precision/cases.tsv"))
+        .expect("cases.tsv");
+    let mut rows = 0;
+    for line in table.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [fixture, rule, expected, class] = cols[..] else {
+            panic!("malformed row: {line:?}");
+        };
+        let expected: usize = expected.parse().expect("a count");
+        let path = format!("fixtures/precision/{fixture}");
+        let (_, out, _) = run(&["check", &path, "-f", "json", "--fail-on", "never"]);
+        let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+        let found = json["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .filter(|f| f["code"] == rule)
+            .count();
+        assert_eq!(found, expected, "{fixture} {rule} ({class}): {out}");
+        rows += 1;
+    }
+    assert!(rows >= 20, "only {rows} rows read");
+}
