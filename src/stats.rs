@@ -11,6 +11,7 @@
 
 mod bootstrap;
 mod mcnemar;
+pub mod power;
 mod rng;
 pub mod sequential;
 

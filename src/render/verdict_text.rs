@@ -3,7 +3,7 @@
 
 use crate::eval::condition::Condition;
 use crate::stats::{ConditionStats, EvalSummary, Interval};
-use crate::verdict::{Basis, Decision, Verdict, grouped, percent_label, signed};
+use crate::verdict::{Basis, Decision, Evidence, Verdict, grouped, percent_label, signed};
 
 /// Column headers of the conditions table.
 pub(crate) const CONDITION_HEADERS: [&str; 8] = [
@@ -43,6 +43,9 @@ pub fn human(verdict: &Verdict) -> String {
         decision_word(verdict.decision),
         basis_word(verdict.basis)
     ));
+    if let Some(line) = evidence_line(verdict) {
+        out.push_str(&format!("Evidence: {line}\n"));
+    }
     for reason in &verdict.reasons {
         out.push_str(&format!("  - {reason}\n"));
     }
@@ -67,6 +70,9 @@ pub fn markdown(verdict: &Verdict) -> String {
         out.push('\n');
         out.push_str(&markdown_table(&DELTA_HEADERS, &delta_rows(summary), 2));
         out.push('\n');
+    }
+    if let Some(line) = evidence_line(verdict) {
+        out.push_str(&format!("Evidence: **{}**\n\n", markdown_escape(&line)));
     }
     out.push_str("**Reasons**\n\n");
     for reason in &verdict.reasons {
@@ -160,6 +166,25 @@ pub(crate) fn decision_word(decision: Decision) -> &'static str {
     match decision {
         Decision::Inject => "inject",
         Decision::Skip => "skip",
+    }
+}
+
+/// `no-benefit (MDE 7.1 pts at 80% power)`, when there was an evaluation.
+pub(crate) fn evidence_line(verdict: &Verdict) -> Option<String> {
+    let word = evidence_word(verdict.evidence?);
+    Some(match verdict.mde_points {
+        Some(mde) => format!("{word} (MDE {mde:.1} pts at 80% power)"),
+        None => word.to_owned(),
+    })
+}
+
+/// The evidence as the JSON contract spells it.
+pub(crate) fn evidence_word(evidence: Evidence) -> &'static str {
+    match evidence {
+        Evidence::Benefit => "benefit",
+        Evidence::Harm => "harm",
+        Evidence::NoBenefit => "no-benefit",
+        Evidence::Inconclusive => "inconclusive",
     }
 }
 

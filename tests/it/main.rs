@@ -6,6 +6,7 @@ mod errors;
 mod eval;
 mod eval_cli;
 mod eval_report;
+mod evidence;
 mod fit;
 mod formats;
 mod inputs;
