@@ -108,6 +108,17 @@ pub enum Evidence {
     Inconclusive,
 }
 
+/// When to give the skill, from the per-attempt effect of an evaluation with retries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Route {
+    /// The skill helps from the first attempt: give it always.
+    Always,
+    /// The gain appears only after feedback: give it with the feedback of attempt 2 on
+    /// (`--placement inject-on-retry` confirms it).
+    OnRetry,
+}
+
 /// What the decision rests on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -132,6 +143,10 @@ pub struct Verdict {
     /// a measured Δ.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub mde_points: Option<f64>,
+    /// When to give the skill; absent unless cells ran more than one attempt and the
+    /// per-attempt figures settle it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub route: Option<Route>,
     /// Plain sentences, each tied to a figure or a finding.
     pub reasons: Vec<String>,
     /// The evaluation's figures, when there was one.
@@ -156,15 +171,23 @@ pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSu
             basis: Basis::Static,
             evidence: None,
             mde_points: None,
+            route: None,
             reasons,
             eval: None,
         };
     };
     let checks = assess(policy, summary);
     let passed = checks.iter().all(|c| c.passed);
+    let route = route(policy, summary);
     reasons.extend(checks.into_iter().map(|c| c.reason));
-    let weighed = weigh(policy, summary);
+    let mut weighed = weigh(policy, summary);
+    if let Some(unread) = rarely_read(summary) {
+        // Δ then measures the skill's description, not its content: say so first.
+        reasons.insert(0, unread);
+        weighed.evidence = Evidence::Inconclusive;
+    }
     reasons.push(weighed.reason);
+    reasons.extend(route_reason(route, summary));
     reasons.extend(context(summary));
     Verdict {
         decision: if clean && passed {
@@ -175,6 +198,7 @@ pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSu
         basis: Basis::Eval,
         evidence: Some(weighed.evidence),
         mde_points: weighed.mde.map(|m| m * 100.0),
+        route,
         reasons,
         eval: Some(summary.clone()),
     }
@@ -243,6 +267,65 @@ struct Weighed {
     evidence: Evidence,
     mde: Option<f64>,
     reason: String,
+}
+
+/// `on-retry` when the first-attempt gain's lower bound is at or below zero while the
+/// last attempt's is above zero; `always` when the first attempt's is above zero; either only
+/// when ΔContent holds. `None` with one attempt per cell or otherwise.
+fn route(policy: &VerdictPolicy, summary: &EvalSummary) -> Option<Route> {
+    let first = summary.delta_pass1.as_ref()?;
+    let last = summary.delta.as_ref()?;
+    if !content_check(policy, summary).passed {
+        return None;
+    }
+    if first.lo > 0.0 {
+        Some(Route::Always)
+    } else if last.lo > 0.0 {
+        Some(Route::OnRetry)
+    } else {
+        None
+    }
+}
+
+/// The per-attempt figures, when there were retries.
+fn route_reason(route: Option<Route>, summary: &EvalSummary) -> Option<String> {
+    let first = summary.delta_pass1.as_ref()?;
+    let last = summary.delta.as_ref()?;
+    let figures = format!(
+        "Δ at Pass@1 {} pts {}, at Pass@{} {} pts {}",
+        signed(first.point * 100.0),
+        bracket(first),
+        summary.attempts,
+        signed(last.point * 100.0),
+        bracket(last)
+    );
+    Some(match route {
+        Some(Route::OnRetry) => format!(
+            "route on-retry: the gain appears only after feedback ({figures}); confirm it with \
+             `--placement inject-on-retry`"
+        ),
+        Some(Route::Always) => {
+            format!("route always: the skill helps from the first attempt ({figures})")
+        }
+        None => format!("per attempt: {figures}"),
+    })
+}
+
+/// The sentence that leads the reasons when the agent opened the skill in under half of
+/// C1's attempts (where that is known).
+fn rarely_read(summary: &EvalSummary) -> Option<String> {
+    let c1 = summary.conditions.get(&Condition::C1)?;
+    let rate = c1.skill_read_rate?;
+    (rate < 0.5).then(|| {
+        format!(
+            "the agent opened the skill in {} of {} {}: its description does not trigger it, \
+             so the figures below measure the description rather than the skill's content \
+             and the evidence is at most inconclusive",
+            c1.skill_reads,
+            c1.skill_read_known,
+            plural(c1.skill_read_known, "run", "runs")
+        )
+    })
 }
 
 /// Weighs Δ's interval against zero and the worthwhile gain; see `docs/statistics.md`.

@@ -478,6 +478,7 @@ fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {
         wall_s,
         agent_exit: None,
         error: Some(e.0),
+        skill_read: None,
     }
 }
 
@@ -576,6 +577,10 @@ impl CellRun<'_> {
             .usage(&out, usage_bytes.as_deref())
             .map_err(|e| CellError::new("reading usage", e))?;
         let mut record = usage_attempt(usage, ran.exit);
+        record.skill_read = skill.and_then(|s| match plan.placement {
+            Placement::Inject => Some(true),
+            Placement::Discover => plan.agent.kind.skill_read(&out, &s.name, &usage),
+        });
         if ran.timed_out {
             record.outcome = Outcome::Timeout;
             record.error = Some(format!(
@@ -623,6 +628,7 @@ fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
         wall_s: 0.0,
         agent_exit: exit,
         error: None,
+        skill_read: None,
     }
 }
 

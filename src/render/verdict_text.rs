@@ -6,7 +6,7 @@ use crate::stats::{ConditionStats, EvalSummary, Interval};
 use crate::verdict::{Basis, Decision, Evidence, Verdict, grouped, percent_label, signed};
 
 /// Column headers of the conditions table.
-pub(crate) const CONDITION_HEADERS: [&str; 8] = [
+pub(crate) const CONDITION_HEADERS: [&str; 9] = [
     "Condition",
     "Pass rate",
     "Pass@1",
@@ -15,6 +15,7 @@ pub(crate) const CONDITION_HEADERS: [&str; 8] = [
     "Mean wall",
     "Cells",
     "Errors",
+    "Skill read",
 ];
 
 /// Column headers of the deltas table.
@@ -115,6 +116,9 @@ fn condition_row(condition: Condition, stats: &ConditionStats) -> Vec<String> {
             .map_or(MISSING.to_owned(), |w| format!("{w:.1} s")),
         stats.cells.to_string(),
         stats.errors.to_string(),
+        stats.skill_read_rate.map_or(MISSING.to_owned(), |_| {
+            format!("{}/{}", stats.skill_reads, stats.skill_read_known)
+        }),
     ]
 }
 
@@ -131,15 +135,20 @@ pub(crate) fn delta_rows(summary: &EvalSummary) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// (name, comparison, interval) of Δ, ΔLength and ΔContent.
+/// (name, comparison, interval) of Δ, ΔLength and ΔContent, then Δ at the first attempt
+/// when cells ran more than one.
 pub(crate) fn deltas(
     summary: &EvalSummary,
-) -> [(&'static str, &'static str, Option<&Interval>); 3] {
-    [
+) -> Vec<(&'static str, &'static str, Option<&Interval>)> {
+    let mut rows = vec![
         ("Δ", "C1 − C0", summary.delta.as_ref()),
         ("ΔLength", "C2 − C0", summary.delta_length.as_ref()),
         ("ΔContent", "C1 − C2", summary.delta_content.as_ref()),
-    ]
+    ];
+    if let Some(first) = summary.delta_pass1.as_ref() {
+        rows.push(("Δ Pass@1", "C1 − C0, first attempt", Some(first)));
+    }
+    rows
 }
 
 /// `[+1.7, +15.0]` in points.

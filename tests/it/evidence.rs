@@ -156,3 +156,87 @@ fn the_evidence_reads_back_from_json() {
     let json = serde_json::to_value(&v).unwrap();
     assert_eq!(json["evidence"], "harm");
 }
+
+#[test]
+fn a_skill_read_in_two_of_twenty_runs_is_said_first_and_inconclusive() {
+    use skillgate::eval::condition::Condition;
+    // Twenty tasks, one seed: the skill wins 16, ties 4 — a clear benefit on its own.
+    let rows: Vec<(u32, u32, u32)> = (0..20).map(|i| (0, u32::from(i % 5 != 0), 0)).collect();
+    let mut cells = from_counts(1, &rows);
+    assert_eq!(verdict(&cells).evidence, Some(Evidence::Benefit));
+    let c1 = cells.iter_mut().filter(|c| c.condition == Condition::C1);
+    for (index, cell) in c1.enumerate() {
+        cell.attempts[0].skill_read = Some(index < 2);
+    }
+    let v = verdict(&cells);
+    let stats = &v.eval.as_ref().unwrap().conditions[&Condition::C1];
+    assert_eq!(stats.skill_read_rate, Some(0.1));
+    assert_eq!(
+        v.eval.as_ref().unwrap().conditions[&Condition::C0].skill_read_rate,
+        None,
+        "unknown, not zero"
+    );
+    assert_eq!(
+        v.reasons[0],
+        "the agent opened the skill in 2 of 20 runs: its description does not trigger it, so \
+         the figures below measure the description rather than the skill's content and the \
+         evidence is at most inconclusive"
+    );
+    assert_eq!(v.evidence, Some(Evidence::Inconclusive));
+    // Read in half of the runs or more, nothing is said and the interval decides.
+    for cell in cells.iter_mut().filter(|c| c.condition == Condition::C1) {
+        cell.attempts[0].skill_read = Some(cell.task.as_str() < "task-11");
+    }
+    let v = verdict(&cells);
+    assert_eq!(v.evidence, Some(Evidence::Benefit));
+    assert!(!v.reasons[0].starts_with("the agent opened"));
+}
+
+/// Twenty tasks × 2 seeds, two attempts: no skill and the length control fail both attempts;
+/// the skill fails the first and, after feedback, passes the second on all but four tasks.
+fn gain_at_attempt_two() -> Vec<CellRecord> {
+    use crate::synthetic::{attempt, cell_with};
+    use skillgate::eval::condition::Condition;
+    use skillgate::eval::journal::Outcome::{Fail, Pass};
+    let mut cells = Vec::new();
+    for t in 0..20 {
+        let task = format!("task-{t:02}");
+        for seed in 0..2 {
+            for condition in [Condition::C0, Condition::C1, Condition::C2] {
+                let second = if condition == Condition::C1 && t % 5 != 0 {
+                    Pass
+                } else {
+                    Fail
+                };
+                let attempts = vec![attempt(Fail, 1_000), attempt(second, 1_000)];
+                cells.push(cell_with(&task, condition, seed, attempts));
+            }
+        }
+    }
+    cells
+}
+
+#[test]
+fn a_gain_only_at_attempt_two_routes_on_retry() {
+    use skillgate::verdict::Route;
+    let v = verdict(&gain_at_attempt_two());
+    let summary = v.eval.as_ref().unwrap();
+    assert_eq!(summary.attempts, 2);
+    let first = summary.delta_pass1.unwrap();
+    assert_eq!((first.point, first.lo, first.hi), (0.0, 0.0, 0.0));
+    assert!(summary.delta.unwrap().lo > 0.0);
+    assert_eq!(v.route, Some(Route::OnRetry));
+    let reason = v.reasons.iter().find(|r| r.starts_with("route ")).unwrap();
+    assert!(
+        reason.starts_with(
+            "route on-retry: the gain appears only after feedback (Δ at Pass@1 0.0 pts [0.0, 0.0], at Pass@2 +80.0 pts"
+        ),
+        "{reason}"
+    );
+    assert!(reason.ends_with("confirm it with `--placement inject-on-retry`"));
+    let json = serde_json::to_value(&v).unwrap();
+    assert_eq!(json["route"], "on-retry");
+    // One attempt per cell: no per-attempt figure and no route.
+    let once = verdict(&twelve_tasks());
+    assert_eq!((once.route, once.eval.unwrap().delta_pass1), (None, None));
+}

@@ -24,6 +24,7 @@ pub fn attempt(outcome: Outcome, input_tokens: u64) -> AttemptRecord {
         wall_s: 10.0,
         agent_exit: Some(0),
         error: None,
+        skill_read: None,
     }
 }
 
