@@ -179,6 +179,18 @@ pub struct Discordant {
     pub c0_only: u32,
 }
 
+/// The A/A check: two independent runs of the same condition (C0b against C0, no skill in
+/// either), so any difference is noise.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AaSummary {
+    /// C0b − C0 with its paired bootstrap interval: the noise floor Δ must clear.
+    pub difference: Interval,
+    /// Tasks whose pass share differs between C0 and C0b.
+    pub flips: u32,
+    /// `flips` over the tasks with a usable C0/C0b pair.
+    pub flip_share: f64,
+}
+
 /// Everything the verdict and the reports need from an evaluation; serialises to the
 /// `verdict.eval` JSON object (see `docs/json.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -202,6 +214,9 @@ pub struct EvalSummary {
     /// is then Δ at the last (Pass@N). `None` with one attempt per cell.
     #[serde(default)]
     pub delta_pass1: Option<Interval>,
+    /// The A/A check, when the journal has C0b cells (`--aa`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aa: Option<AaSummary>,
     /// Exact McNemar p-value for C1 against C0.
     pub mcnemar_p: Option<f64>,
     /// The discordant pairs behind `mcnemar_p`.
@@ -260,6 +275,7 @@ pub fn summarize(cells: &[CellRecord], options: &StatsOptions) -> Result<EvalSum
     let delta_pass1 = (attempts > 1)
         .then(|| grid.paired_interval_at(Condition::C1, Condition::C0, options, 4, true))
         .flatten();
+    let aa = grid.aa(options);
     let per_task = grid.per_task();
     let count = |r| per_task.iter().filter(|t| t.result == r).count() as u32;
     let discordant = grid.discordant();
@@ -282,6 +298,7 @@ pub fn summarize(cells: &[CellRecord], options: &StatsOptions) -> Result<EvalSum
         delta_content,
         attempts,
         delta_pass1,
+        aa,
         mcnemar_p,
         discordant,
         win: count(TaskResult::Win),
@@ -580,6 +597,24 @@ impl<'a> Grid<'a> {
             hi,
             tasks: differences.len() as u32,
             pairs,
+        })
+    }
+
+    /// C0b against C0, when both were run.
+    fn aa(&self, options: &StatsOptions) -> Option<AaSummary> {
+        let difference = self.paired_interval(Condition::C0b, Condition::C0, options, 5)?;
+        let flips = self
+            .tasks
+            .iter()
+            .filter(|&&t| {
+                let (pa, pb, n) = self.task_pairs(t, Condition::C0b, Condition::C0);
+                n > 0 && pa != pb
+            })
+            .count() as u32;
+        Some(AaSummary {
+            difference,
+            flips,
+            flip_share: f64::from(flips) / f64::from(difference.tasks),
         })
     }
 

@@ -188,6 +188,7 @@ pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSu
     }
     reasons.push(weighed.reason);
     reasons.extend(route_reason(route, summary));
+    reasons.extend(noise_floor(summary));
     reasons.extend(context(summary));
     Verdict {
         decision: if clean && passed {
@@ -285,6 +286,34 @@ fn route(policy: &VerdictPolicy, summary: &EvalSummary) -> Option<Route> {
     } else {
         None
     }
+}
+
+/// The A/A difference, its flips, and whether Δ stands out of that noise.
+fn noise_floor(summary: &EvalSummary) -> Vec<String> {
+    let Some(aa) = summary.aa.as_ref() else {
+        return Vec::new();
+    };
+    let d = &aa.difference;
+    let mut lines = vec![format!(
+        "A/A: two runs without the skill differ by {} pts {}; the outcome flips on {} of {} {} \
+         ({:.0}%)",
+        signed(d.point * 100.0),
+        bracket(d),
+        aa.flips,
+        d.tasks,
+        plural(d.tasks, "task", "tasks"),
+        aa.flip_share * 100.0
+    )];
+    let floor = d.lo.abs().max(d.hi.abs());
+    if let Some(delta) = summary.delta.as_ref().filter(|x| x.point.abs() <= floor) {
+        lines.push(format!(
+            "Δ {} pts is within the A/A noise floor of ±{} pts: two identical conditions \
+             differ as much",
+            signed(delta.point * 100.0),
+            format_args!("{:.1}", floor * 100.0)
+        ));
+    }
+    lines
 }
 
 /// The per-attempt figures, when there were retries.

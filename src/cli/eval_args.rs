@@ -75,6 +75,10 @@ pub(crate) struct EvalArgs {
     /// Upload the working tree (.gitignore respected) instead of the files tracked at HEAD.
     #[arg(long)]
     pub worktree: bool,
+    /// A/A check: also run C0b, no skill again with independent runs, and report how far
+    /// two identical conditions differ (the noise floor Δ must clear).
+    #[arg(long)]
+    pub aa: bool,
     /// Do not reuse or store cached cell outcomes.
     #[arg(long)]
     pub no_cache: bool,
@@ -128,6 +132,7 @@ impl From<EvalArgs> for Overrides {
             resume: args.resume,
             retries: args.retries,
             worktree: args.worktree,
+            aa: args.aa,
             no_cache: args.no_cache,
             quiet: args.quiet,
         }

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 pub enum Condition {
     /// No skill.
     C0,
+    /// No skill again, run independently of C0 (`--aa`): the A/A noise floor.
+    C0b,
     /// The skill as written.
     C1,
     /// The skill's frontmatter with an irrelevant body matched in tokens and code share.
@@ -30,6 +32,7 @@ impl Condition {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::C0 => "C0",
+            Self::C0b => "C0b",
             Self::C1 => "C1",
             Self::C2 => "C2",
             Self::C3a => "C3a",
@@ -65,8 +68,11 @@ impl FromStr for Condition {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::ALL
             .into_iter()
+            .chain([Self::C0b])
             .find(|c| c.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown condition `{s}` (expected C0, C1, C2, C3a or C3b)"))
+            .ok_or_else(|| {
+                format!("unknown condition `{s}` (expected C0, C1, C2, C3a, C3b or C0b)")
+            })
     }
 }
 
@@ -211,7 +217,7 @@ pub fn present(
     control_body: &str,
 ) -> Option<PresentedSkill> {
     let (body, support_dir) = match condition {
-        Condition::C0 => return None,
+        Condition::C0 | Condition::C0b => return None,
         Condition::C1 => (skill.body.clone(), Some(skill.dir.clone())),
         Condition::C2 => (control_body.to_owned(), None),
         // Supporting files stay: the ablation is about the examples inside the body.

@@ -68,6 +68,8 @@ pub struct Overrides {
     pub retries: Option<u32>,
     /// Upload the working tree (.gitignore respected) instead of the files tracked at HEAD.
     pub worktree: bool,
+    /// Add condition C0b (no skill, run independently of C0): the A/A noise floor.
+    pub aa: bool,
     /// Do not reuse or store cached cell outcomes.
     pub no_cache: bool,
     /// Plain progress lines instead of a progress bar.
@@ -151,6 +153,10 @@ impl Overrides {
             (None, None) => Ok(vec![Condition::C0, Condition::C1, Condition::C2]),
         }
         .map_err(EvalError::Usage)?;
+        let mut conditions = conditions;
+        if self.aa && !conditions.contains(&Condition::C0b) {
+            conditions.push(Condition::C0b);
+        }
         let placement = match self.placement {
             Some(p) => p.parse().map_err(EvalError::Usage)?,
             None => config.placement.unwrap_or_default(),

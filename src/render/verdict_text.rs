@@ -148,6 +148,9 @@ pub(crate) fn deltas(
     if let Some(first) = summary.delta_pass1.as_ref() {
         rows.push(("Δ Pass@1", "C1 − C0, first attempt", Some(first)));
     }
+    if let Some(aa) = summary.aa.as_ref() {
+        rows.push(("A/A", "C0b − C0", Some(&aa.difference)));
+    }
     rows
 }
 
@@ -164,6 +167,7 @@ pub(crate) fn points_bracket(interval: &Interval) -> String {
 pub(crate) fn condition_name(condition: Condition) -> &'static str {
     match condition {
         Condition::C0 => "no skill",
+        Condition::C0b => "no skill, A/A",
         Condition::C1 => "skill",
         Condition::C2 => "length control",
         Condition::C3a => "no examples",
