@@ -85,6 +85,10 @@ pub enum Placement {
     Discover,
     /// The skill body is prepended to the instruction.
     Inject,
+    /// The skill body is prepended to the instruction of attempts 2 on only, with the
+    /// feedback of the failed attempt: the route a retry-only gain suggests.
+    #[serde(rename = "inject-on-retry")]
+    InjectOnRetry,
 }
 
 impl Placement {
@@ -93,6 +97,7 @@ impl Placement {
         match self {
             Self::Discover => "discover",
             Self::Inject => "inject",
+            Self::InjectOnRetry => "inject-on-retry",
         }
     }
 }
@@ -104,8 +109,9 @@ impl FromStr for Placement {
         match s {
             "discover" => Ok(Self::Discover),
             "inject" => Ok(Self::Inject),
+            "inject-on-retry" => Ok(Self::InjectOnRetry),
             other => Err(format!(
-                "unknown placement `{other}` (expected discover or inject)"
+                "unknown placement `{other}` (expected discover, inject or inject-on-retry)"
             )),
         }
     }
@@ -237,14 +243,31 @@ pub fn present(
     })
 }
 
-/// The instruction the agent receives: under `inject` the skill body comes first.
+/// The instruction the agent receives at its first attempt: under `inject` the skill body
+/// comes first.
 pub fn instruction_for(
     instruction: &str,
     skill: Option<&PresentedSkill>,
     placement: Placement,
 ) -> String {
-    match (skill, placement) {
-        (Some(skill), Placement::Inject) => {
+    instruction_at(instruction, skill, placement, 1)
+}
+
+/// The instruction the agent receives at `attempt` (from 1): under `inject`, and under
+/// `inject-on-retry` from the second attempt, the skill body comes first.
+pub fn instruction_at(
+    instruction: &str,
+    skill: Option<&PresentedSkill>,
+    placement: Placement,
+    attempt: u32,
+) -> String {
+    let injected = match placement {
+        Placement::Discover => false,
+        Placement::Inject => true,
+        Placement::InjectOnRetry => attempt > 1,
+    };
+    match skill.filter(|_| injected) {
+        Some(skill) => {
             format!("{}\n\n---\n\n{instruction}", skill.body.trim_end())
         }
         _ => instruction.to_owned(),
@@ -304,6 +327,17 @@ mod tests {
         assert_eq!(
             instruction_for("Do X.", Some(&c1), Placement::Inject),
             format!("{}\n\n---\n\nDo X.", body.trim_end())
+        );
+        let on_retry = Placement::InjectOnRetry;
+        assert_eq!(instruction_for("Do X.", Some(&c1), on_retry), "Do X.");
+        assert_eq!(
+            instruction_at("Do X.", Some(&c1), on_retry, 2),
+            instruction_for("Do X.", Some(&c1), Placement::Inject)
+        );
+        assert_eq!("inject-on-retry".parse::<Placement>(), Ok(on_retry));
+        assert_eq!(
+            serde_json::to_string(&on_retry).unwrap(),
+            "\"inject-on-retry\""
         );
         assert_eq!(
             instruction_for("Do X.", Some(&c1), Placement::Discover),

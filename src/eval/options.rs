@@ -53,7 +53,8 @@ pub struct Overrides {
     pub attempts: Option<u32>,
     /// Conditions, comma-separated: C0,C1,C2,C3a,C3b.
     pub conditions: Option<String>,
-    /// Where the skill goes: discover (skills folder) or inject (prepended to the instruction).
+    /// Where the skill goes: discover (skills folder), inject (prepended to the instruction) or
+    /// inject-on-retry (prepended from attempt 2 on, with the feedback).
     pub placement: Option<String>,
     /// Sandbox backend.
     pub backend: Option<Backend>,

@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::eval::EvalError;
 use crate::eval::agent::{AgentKind, Invocation, Usage, passed_env, protocol_env};
 use crate::eval::condition::{
-    Condition, Placement, PresentedSkill, SkillParts, instruction_for, present,
+    Condition, Placement, PresentedSkill, SkillParts, instruction_at, present,
 };
 use crate::eval::control::{BodyMeasure, ControlBody};
 use crate::eval::journal::{
@@ -441,7 +441,6 @@ fn run_attempts(
         plan,
         task,
         skill,
-        instruction: instruction_for(&task.instruction, skill, plan.placement),
         logs,
     };
     let mut attempts = Vec::new();
@@ -487,7 +486,6 @@ struct CellRun<'a> {
     plan: &'a Plan,
     task: &'a Task,
     skill: Option<&'a PresentedSkill>,
-    instruction: String,
     logs: &'a Path,
 }
 
@@ -504,11 +502,11 @@ impl CellRun<'_> {
             plan,
             task,
             skill,
-            instruction,
             logs,
         } = self;
-        let (plan, task, skill, logs, instruction) =
-            (*plan, *task, *skill, *logs, instruction.as_str());
+        let (plan, task, skill, logs) = (*plan, *task, *skill, *logs);
+        let instruction = instruction_at(&task.instruction, skill, plan.placement, n);
+        let instruction = instruction.as_str();
         let control = session.path(CONTROL_DIR);
         let mut files = Bundle::new();
         files.add_bytes("instruction.md", instruction, false);
@@ -579,6 +577,7 @@ impl CellRun<'_> {
         let mut record = usage_attempt(usage, ran.exit);
         record.skill_read = skill.and_then(|s| match plan.placement {
             Placement::Inject => Some(true),
+            Placement::InjectOnRetry => (n > 1).then_some(true),
             Placement::Discover => plan.agent.kind.skill_read(&out, &s.name, &usage),
         });
         if ran.timed_out {

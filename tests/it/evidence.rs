@@ -247,9 +247,7 @@ fn a_delta_inside_the_aa_noise_floor_is_called_so() {
     use skillgate::eval::condition::Condition;
     // Twelve tasks: the skill gains a pass on two tasks; C0b, no skill again, differs from
     // C0 on four tasks by a pass either way.
-    let rows: Vec<(u32, u32, u32)> = (0..12)
-        .map(|i| (1, if i < 2 { 2 } else { 1 }, 1))
-        .collect();
+    let rows: Vec<(u32, u32, u32)> = (0..12).map(|i| (1, if i < 2 { 2 } else { 1 }, 1)).collect();
     let mut cells = from_counts(3, &rows);
     for i in 0..12_u32 {
         let c0b = match i {
@@ -257,14 +255,23 @@ fn a_delta_inside_the_aa_noise_floor_is_called_so() {
             3 | 8 => 0,
             _ => 1,
         };
-        cells.extend(passes(&format!("task-{:02}", i + 1), Condition::C0b, 3, c0b));
+        cells.extend(passes(
+            &format!("task-{:02}", i + 1),
+            Condition::C0b,
+            3,
+            c0b,
+        ));
     }
     let v = verdict(&cells);
     let aa = v.eval.as_ref().unwrap().aa.unwrap();
     assert_eq!((aa.flips, aa.difference.tasks), (4, 12));
     assert!((aa.flip_share - 1.0 / 3.0).abs() < 1e-12);
     let floor = aa.difference.lo.abs().max(aa.difference.hi.abs()) * 100.0;
-    let aa_reason = v.reasons.iter().position(|r| r.starts_with("A/A: ")).unwrap();
+    let aa_reason = v
+        .reasons
+        .iter()
+        .position(|r| r.starts_with("A/A: "))
+        .unwrap();
     assert!(v.reasons[aa_reason].ends_with("the outcome flips on 4 of 12 tasks (33%)"));
     assert_eq!(
         v.reasons[aa_reason + 1],
