@@ -5,7 +5,7 @@ use skillgate::eval::journal::CellRecord;
 use skillgate::stats::{StatsOptions, summarize};
 use skillgate::verdict::{Decision, Evidence, Verdict, VerdictPolicy, decide};
 
-use crate::synthetic::{from_counts, twelve_tasks};
+use crate::synthetic::{from_counts, gain_at_attempt_two, twelve_tasks};
 
 fn verdict(cells: &[CellRecord]) -> Verdict {
     let summary = summarize(cells, &StatsOptions::default()).unwrap();
@@ -190,30 +190,6 @@ fn a_skill_read_in_two_of_twenty_runs_is_said_first_and_inconclusive() {
     let v = verdict(&cells);
     assert_eq!(v.evidence, Some(Evidence::Benefit));
     assert!(!v.reasons[0].starts_with("the agent opened"));
-}
-
-/// Twenty tasks × 2 seeds, two attempts: no skill and the length control fail both attempts;
-/// the skill fails the first and, after feedback, passes the second on all but four tasks.
-fn gain_at_attempt_two() -> Vec<CellRecord> {
-    use crate::synthetic::{attempt, cell_with};
-    use skillgate::eval::condition::Condition;
-    use skillgate::eval::journal::Outcome::{Fail, Pass};
-    let mut cells = Vec::new();
-    for t in 0..20 {
-        let task = format!("task-{t:02}");
-        for seed in 0..2 {
-            for condition in [Condition::C0, Condition::C1, Condition::C2] {
-                let second = if condition == Condition::C1 && t % 5 != 0 {
-                    Pass
-                } else {
-                    Fail
-                };
-                let attempts = vec![attempt(Fail, 1_000), attempt(second, 1_000)];
-                cells.push(cell_with(&task, condition, seed, attempts));
-            }
-        }
-    }
-    cells
 }
 
 #[test]

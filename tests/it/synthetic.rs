@@ -140,3 +140,25 @@ pub fn four_tasks() -> Vec<CellRecord> {
     }
     cells
 }
+
+/// Twenty tasks × 2 seeds, two attempts: no skill and the length control fail both attempts;
+/// the skill fails the first and, after feedback, passes the second on all but four tasks.
+pub fn gain_at_attempt_two() -> Vec<CellRecord> {
+    use Outcome::{Fail, Pass};
+    let mut cells = Vec::new();
+    for t in 0..20 {
+        let task = format!("task-{t:02}");
+        for seed in 0..2 {
+            for condition in [Condition::C0, Condition::C1, Condition::C2] {
+                let second = if condition == Condition::C1 && t % 5 != 0 {
+                    Pass
+                } else {
+                    Fail
+                };
+                let attempts = vec![attempt(Fail, 1_000), attempt(second, 1_000)];
+                cells.push(cell_with(&task, condition, seed, attempts));
+            }
+        }
+    }
+    cells
+}
