@@ -236,15 +236,41 @@ mod tests {
         assert_eq!(resumed, started);
         // The same options given again are fine, in any spelling that means the same.
         assert!(again(&["--agent", "codex", "--conditions", "C0,C1", "SKILL.md"]).is_ok());
-        let refused = again(&["--seeds", "4", "--backend", "docker", "--worktree"]);
+        let refused = again(&["--seeds", "4", "--backend", "docker", "--worktree", "--aa"]);
         let message = refused.unwrap_err().to_string();
         for part in [
             "--seeds 4 (the run has 3)",
             "--backend docker (the run has local)",
             "--worktree on (the run has off)",
+            "--aa on (the run has off)",
         ] {
             assert!(message.contains(part), "{part}: {message}");
         }
+    }
+
+    #[test]
+    fn aa_adds_c0b_once() {
+        let cli = Cli::parse_from(["x", "SKILL.md", "--agent", "codex", "--aa"]);
+        let o = Overrides::from(cli.eval)
+            .into_options(&Settings::default())
+            .unwrap();
+        assert_eq!(
+            o.conditions,
+            [Condition::C0, Condition::C1, Condition::C2, Condition::C0b]
+        );
+        let cli = Cli::parse_from([
+            "x",
+            "SKILL.md",
+            "--agent",
+            "codex",
+            "--aa",
+            "--conditions",
+            "C0b,C0,C1",
+        ]);
+        let o = Overrides::from(cli.eval)
+            .into_options(&Settings::default())
+            .unwrap();
+        assert_eq!(o.conditions, [Condition::C0b, Condition::C0, Condition::C1]);
     }
 
     #[test]

@@ -278,6 +278,11 @@ impl Overrides {
                 self.worktree.then(|| on_off(true)),
                 on_off(recorded.worktree),
             ),
+            (
+                "--aa",
+                self.aa.then(|| on_off(true)),
+                on_off(recorded.conditions.contains(&Condition::C0b)),
+            ),
         ]);
         let differs: Vec<String> = given
             .into_iter()
