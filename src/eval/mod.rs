@@ -6,6 +6,7 @@
 //! to the journal. Statistics read the journal; nothing here decides a verdict.
 
 pub mod agent;
+pub mod base;
 mod clock;
 pub mod condition;
 pub mod control;
@@ -139,6 +140,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     }
     let control = control::ControlPool::builtin().matched_body(&skill)?;
     let repo = repo_bundle(&options.repo, options.worktree)?;
+    let bases = base::Bases::load(&options.repo, &tasks)?;
     let skill_sha256 = if skill.dir.is_dir() {
         task::tree_sha256(&skill.dir)?
     } else {
@@ -147,6 +149,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     let plan = runner::Plan {
         repo_sha256: repo.sha256()?,
         repo,
+        bases,
         skill,
         skill_sha256,
         control,
@@ -217,22 +220,28 @@ pub fn check_tasks(
     tasks_dir: &std::path::Path,
     skill: Option<&SkillParts>,
     repo: &sandbox::Bundle,
+    repo_dir: &std::path::Path,
     sandbox: &dyn sandbox::Sandbox,
     logs: &std::path::Path,
 ) -> Result<Vec<TaskCheck>, EvalError> {
     let tasks = task::Task::load_all(tasks_dir)?;
     sandbox.prepare(&tasks)?;
+    let bases = base::Bases::load(repo_dir, &tasks)?;
     let mut out = Vec::new();
     for task in &tasks {
         let mut problems = task.problems(skill);
-        let discrimination =
-            match runner::prove_discrimination(sandbox, task, repo, &logs.join(&task.id)) {
-                Ok(d) => d,
-                Err(e) => {
-                    problems.push(format!("discrimination proof: {e}"));
-                    None
-                }
-            };
+        let discrimination = match runner::prove_discrimination(
+            sandbox,
+            task,
+            bases.for_task(task, repo),
+            &logs.join(&task.id),
+        ) {
+            Ok(d) => d,
+            Err(e) => {
+                problems.push(format!("discrimination proof: {e}"));
+                None
+            }
+        };
         if sandbox.interrupted() {
             // Ended by the interruption: not a finding about the task.
             sandbox.after_interrupt();
