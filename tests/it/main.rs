@@ -14,6 +14,7 @@ mod knowledge;
 mod mine;
 mod project;
 mod rules;
+mod security;
 mod sequential;
 mod stats;
 mod support;
