@@ -7,13 +7,13 @@ use serde::{Deserialize, Serialize};
 use crate::eval::condition::Condition;
 use crate::finding::{Finding, Severity};
 use crate::stats::sequential::{self, SequentialError, SequentialPlan, Settlement, Step};
-use crate::stats::{EvalSummary, Interval};
+use crate::stats::{EvalSummary, Interval, power};
 
 /// The decision policy, from the `[verdict]` table of `skillgate.toml`.
 ///
 /// Always required for `inject`: no error-level finding, Δ's lower bound above zero, and
 /// ΔContent above zero (the skill's content beats an equally long irrelevant text).
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
 pub struct VerdictPolicy {
     /// Smallest gain worth injecting, in percentage points; Δ's point estimate must reach it.
@@ -22,6 +22,29 @@ pub struct VerdictPolicy {
     pub max_token_overhead: Option<f64>,
     /// Require ΔContent's lower bound, not only its point estimate, to be above zero.
     pub strict_content: bool,
+    /// The smallest gain worth the skill's tokens, in percentage points: an interval whose
+    /// upper bound is below it rules a worthwhile gain out (`no-benefit`).
+    pub worthwhile_gain_points: f64,
+    /// Fewer paired tasks than this make the evidence `inconclusive` whatever the interval
+    /// says: a percentile bootstrap over a handful of tasks covers poorly.
+    pub min_tasks: u32,
+}
+
+/// Default of `worthwhile-gain-points`.
+pub const DEFAULT_WORTHWHILE_GAIN_POINTS: f64 = 5.0;
+/// Default of `min-tasks`.
+pub const DEFAULT_MIN_TASKS: u32 = 10;
+
+impl Default for VerdictPolicy {
+    fn default() -> Self {
+        Self {
+            min_gain_points: None,
+            max_token_overhead: None,
+            strict_content: false,
+            worthwhile_gain_points: DEFAULT_WORTHWHILE_GAIN_POINTS,
+            min_tasks: DEFAULT_MIN_TASKS,
+        }
+    }
 }
 
 /// Why a policy cannot be applied.
@@ -43,6 +66,7 @@ impl VerdictPolicy {
         let limits = [
             ("min-gain-points", self.min_gain_points),
             ("max-token-overhead", self.max_token_overhead),
+            ("worthwhile-gain-points", Some(self.worthwhile_gain_points)),
         ];
         for (field, value) in limits {
             if let Some(value) = value.filter(|v| !v.is_finite() || *v < 0.0) {
@@ -68,6 +92,33 @@ pub enum Decision {
     Skip,
 }
 
+/// What the evaluation shows, whatever the decision: the gate stays opt-in, the evidence
+/// says how much the figures can be trusted to mean what they say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Evidence {
+    /// Δ's interval lies above zero: the skill helps.
+    Benefit,
+    /// Δ's interval lies below zero: the skill hurts.
+    Harm,
+    /// Δ's interval rules out a gain worth having (its upper bound is below the worthwhile gain).
+    NoBenefit,
+    /// The evaluation cannot tell: too few tasks, an interval too wide, or a skill the agent
+    /// rarely opened.
+    Inconclusive,
+}
+
+/// When to give the skill, from the per-attempt effect of an evaluation with retries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Route {
+    /// The skill helps from the first attempt: give it always.
+    Always,
+    /// The gain appears only after feedback: give it with the feedback of attempt 2 on
+    /// (`--placement inject-on-retry` confirms it).
+    OnRetry,
+}
+
 /// What the decision rests on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -85,6 +136,17 @@ pub struct Verdict {
     pub decision: Decision,
     /// Static or eval.
     pub basis: Basis,
+    /// What the evaluation shows; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub evidence: Option<Evidence>,
+    /// The smallest gain, in points, this evaluation detects with 80% power; absent without
+    /// a measured Δ.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mde_points: Option<f64>,
+    /// When to give the skill; absent unless cells ran more than one attempt and the
+    /// per-attempt figures settle it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub route: Option<Route>,
     /// Plain sentences, each tied to a figure or a finding.
     pub reasons: Vec<String>,
     /// The evaluation's figures, when there was one.
@@ -107,13 +169,26 @@ pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSu
         return Verdict {
             decision: Decision::Skip,
             basis: Basis::Static,
+            evidence: None,
+            mde_points: None,
+            route: None,
             reasons,
             eval: None,
         };
     };
     let checks = assess(policy, summary);
     let passed = checks.iter().all(|c| c.passed);
+    let route = route(policy, summary);
     reasons.extend(checks.into_iter().map(|c| c.reason));
+    let mut weighed = weigh(policy, summary);
+    if let Some(unread) = rarely_read(summary) {
+        // Δ then measures the skill's description, not its content: say so first.
+        reasons.insert(0, unread);
+        weighed.evidence = Evidence::Inconclusive;
+    }
+    reasons.push(weighed.reason);
+    reasons.extend(route_reason(route, summary));
+    reasons.extend(noise_floor(summary));
     reasons.extend(context(summary));
     Verdict {
         decision: if clean && passed {
@@ -122,6 +197,9 @@ pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSu
             Decision::Skip
         },
         basis: Basis::Eval,
+        evidence: Some(weighed.evidence),
+        mde_points: weighed.mde.map(|m| m * 100.0),
+        route,
         reasons,
         eval: Some(summary.clone()),
     }
@@ -183,6 +261,194 @@ fn futile(
         Some(delta) => plan.futile(look, delta, policy.gain_floor()),
         None => Ok(false),
     }
+}
+
+/// The evidence, the MDE behind it and the sentence that explains it.
+struct Weighed {
+    evidence: Evidence,
+    mde: Option<f64>,
+    reason: String,
+}
+
+/// `on-retry` when the first-attempt gain's lower bound is at or below zero while the
+/// last attempt's is above zero; `always` when the first attempt's is above zero; either only
+/// when ΔContent holds. `None` with one attempt per cell or otherwise.
+fn route(policy: &VerdictPolicy, summary: &EvalSummary) -> Option<Route> {
+    let first = summary.delta_pass1.as_ref()?;
+    let last = summary.delta.as_ref()?;
+    if !content_check(policy, summary).passed {
+        return None;
+    }
+    if first.lo > 0.0 {
+        Some(Route::Always)
+    } else if last.lo > 0.0 {
+        Some(Route::OnRetry)
+    } else {
+        None
+    }
+}
+
+/// The A/A difference, its flips, and whether Δ stands out of that noise.
+fn noise_floor(summary: &EvalSummary) -> Vec<String> {
+    let Some(aa) = summary.aa.as_ref() else {
+        return Vec::new();
+    };
+    let d = &aa.difference;
+    let mut lines = vec![format!(
+        "A/A: two runs without the skill differ by {} pts {}; the outcome flips on {} of {} {} \
+         ({:.0}%)",
+        signed(d.point * 100.0),
+        bracket(d),
+        aa.flips,
+        d.tasks,
+        plural(d.tasks, "task", "tasks"),
+        aa.flip_share * 100.0
+    )];
+    let floor = d.lo.abs().max(d.hi.abs());
+    if let Some(delta) = summary.delta.as_ref().filter(|x| x.point.abs() <= floor) {
+        lines.push(format!(
+            "Δ {} pts is within the A/A noise floor of ±{} pts: two identical conditions \
+             differ as much",
+            signed(delta.point * 100.0),
+            format_args!("{:.1}", floor * 100.0)
+        ));
+    }
+    lines
+}
+
+/// The per-attempt figures, when there were retries.
+fn route_reason(route: Option<Route>, summary: &EvalSummary) -> Option<String> {
+    let first = summary.delta_pass1.as_ref()?;
+    let last = summary.delta.as_ref()?;
+    let figures = format!(
+        "Δ at Pass@1 {} pts {}, at Pass@{} {} pts {}",
+        signed(first.point * 100.0),
+        bracket(first),
+        summary.attempts,
+        signed(last.point * 100.0),
+        bracket(last)
+    );
+    Some(match route {
+        Some(Route::OnRetry) => format!(
+            "route on-retry: the gain appears only after feedback ({figures}); confirm it with \
+             `--placement inject-on-retry`"
+        ),
+        Some(Route::Always) => {
+            format!("route always: the skill helps from the first attempt ({figures})")
+        }
+        None => format!("per attempt: {figures}"),
+    })
+}
+
+/// The sentence that leads the reasons when the agent opened the skill in under half of
+/// C1's attempts (where that is known).
+fn rarely_read(summary: &EvalSummary) -> Option<String> {
+    let c1 = summary.conditions.get(&Condition::C1)?;
+    let rate = c1.skill_read_rate?;
+    (rate < 0.5).then(|| {
+        format!(
+            "the agent opened the skill in {} of {} {}: its description does not trigger it, \
+             so the figures below measure the description rather than the skill's content \
+             and the evidence is at most inconclusive",
+            c1.skill_reads,
+            c1.skill_read_known,
+            plural(c1.skill_read_known, "run", "runs")
+        )
+    })
+}
+
+/// Weighs Δ's interval against zero and the worthwhile gain; see `docs/statistics.md`.
+fn weigh(policy: &VerdictPolicy, summary: &EvalSummary) -> Weighed {
+    let Some(delta) = summary.delta.as_ref() else {
+        return Weighed {
+            evidence: Evidence::Inconclusive,
+            mde: None,
+            reason: "evidence inconclusive: no gain was measured".to_owned(),
+        };
+    };
+    let worthwhile = policy.worthwhile_gain_points / 100.0;
+    let mde = power::mde(delta, summary.confidence);
+    let shown = |e| Weighed {
+        evidence: e,
+        mde: Some(mde),
+        reason: String::new(),
+    };
+    let evidence = interval_evidence(delta, worthwhile);
+    let mde_text = format!("{} pts", fixed(mde * 100.0));
+    let worth_text = format!("{} pts", fixed(policy.worthwhile_gain_points));
+    if delta.tasks < policy.min_tasks {
+        let needed = power::tasks_for(mde, delta.tasks, worthwhile)
+            .filter(|&n| n > policy.min_tasks && mde >= worthwhile)
+            .map(|n| {
+                format!(
+                    ", and about {n} would bring the MDE ({mde_text}) under the worthwhile \
+                     gain of {worth_text}"
+                )
+            })
+            .unwrap_or_default();
+        return Weighed {
+            reason: format!(
+                "evidence inconclusive: Δ rests on {} {}, fewer than the {} a task bootstrap \
+                 needs to cover well (`min-tasks`), whatever its interval says; run at least \
+                 {}{needed}",
+                delta.tasks,
+                plural(delta.tasks, "task", "tasks"),
+                policy.min_tasks,
+                policy.min_tasks,
+            ),
+            ..shown(Evidence::Inconclusive)
+        };
+    }
+    let reason = match evidence {
+        Evidence::Benefit => format!(
+            "evidence benefit: Δ's interval lies above zero; this evaluation detects gains \
+             of {mde_text} or more with 80% power"
+        ),
+        Evidence::Harm => "evidence harm: Δ's interval lies below zero".to_owned(),
+        Evidence::NoBenefit => format!(
+            "evidence no benefit: Δ's upper bound {} pts rules out the worthwhile gain of \
+             {worth_text}",
+            signed(delta.hi * 100.0)
+        ),
+        Evidence::Inconclusive => {
+            let more = match power::tasks_for(mde, delta.tasks, worthwhile) {
+                Some(n) if mde >= worthwhile => format!(
+                    "; about {n} tasks at {} {} would bring it under {worth_text}",
+                    summary.seeds,
+                    plural(summary.seeds, "seed", "seeds")
+                ),
+                _ => "; more tasks would narrow the interval".to_owned(),
+            };
+            format!(
+                "evidence inconclusive: Δ's interval {} neither excludes zero nor rules out \
+                 the worthwhile gain of {worth_text}; this evaluation detects gains of \
+                 {mde_text} or more with 80% power{more}",
+                bracket(delta)
+            )
+        }
+    };
+    Weighed {
+        reason,
+        ..shown(evidence)
+    }
+}
+
+/// The evidence an interval gives on its own, before the task count is considered.
+fn interval_evidence(delta: &Interval, worthwhile: f64) -> Evidence {
+    if delta.lo > 0.0 {
+        Evidence::Benefit
+    } else if delta.hi < 0.0 {
+        Evidence::Harm
+    } else if delta.hi < worthwhile {
+        Evidence::NoBenefit
+    } else {
+        Evidence::Inconclusive
+    }
+}
+
+/// A non-negative value with one decimal.
+fn fixed(value: f64) -> String {
+    format!("{value:.1}")
 }
 
 /// The static verdict's reason when nothing blocks the skill but nothing was measured either.

@@ -54,7 +54,8 @@ pub(crate) struct EvalArgs {
     /// Conditions, comma-separated: C0,C1,C2,C3a,C3b.
     #[arg(long)]
     pub conditions: Option<String>,
-    /// Where the skill goes: discover (skills folder) or inject (prepended to the instruction).
+    /// Where the skill goes: discover (skills folder), inject (prepended to the instruction) or
+    /// inject-on-retry (prepended from attempt 2 on, with the feedback).
     #[arg(long)]
     pub placement: Option<String>,
     /// Sandbox backend.
@@ -76,6 +77,10 @@ pub(crate) struct EvalArgs {
     /// Upload the working tree (.gitignore respected) instead of the files tracked at HEAD.
     #[arg(long)]
     pub worktree: bool,
+    /// A/A check: also run C0b, no skill again with independent runs, and report how far
+    /// two identical conditions differ (the noise floor Δ must clear).
+    #[arg(long)]
+    pub aa: bool,
     /// Do not reuse or store cached cell outcomes.
     #[arg(long)]
     pub no_cache: bool,
@@ -130,6 +135,7 @@ impl From<EvalArgs> for Overrides {
             resume: args.resume,
             retries: args.retries,
             worktree: args.worktree,
+            aa: args.aa,
             no_cache: args.no_cache,
             quiet: args.quiet,
         }
@@ -233,15 +239,41 @@ mod tests {
         assert_eq!(resumed, started);
         // The same options given again are fine, in any spelling that means the same.
         assert!(again(&["--agent", "codex", "--conditions", "C0,C1", "SKILL.md"]).is_ok());
-        let refused = again(&["--seeds", "4", "--backend", "docker", "--worktree"]);
+        let refused = again(&["--seeds", "4", "--backend", "docker", "--worktree", "--aa"]);
         let message = refused.unwrap_err().to_string();
         for part in [
             "--seeds 4 (the run has 3)",
             "--backend docker (the run has local)",
             "--worktree on (the run has off)",
+            "--aa on (the run has off)",
         ] {
             assert!(message.contains(part), "{part}: {message}");
         }
+    }
+
+    #[test]
+    fn aa_adds_c0b_once() {
+        let cli = Cli::parse_from(["x", "SKILL.md", "--agent", "codex", "--aa"]);
+        let o = Overrides::from(cli.eval)
+            .into_options(&Settings::default())
+            .unwrap();
+        assert_eq!(
+            o.conditions,
+            [Condition::C0, Condition::C1, Condition::C2, Condition::C0b]
+        );
+        let cli = Cli::parse_from([
+            "x",
+            "SKILL.md",
+            "--agent",
+            "codex",
+            "--aa",
+            "--conditions",
+            "C0b,C0,C1",
+        ]);
+        let o = Overrides::from(cli.eval)
+            .into_options(&Settings::default())
+            .unwrap();
+        assert_eq!(o.conditions, [Condition::C0b, Condition::C0, Condition::C1]);
     }
 
     #[test]

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 pub enum Condition {
     /// No skill.
     C0,
+    /// No skill again, run independently of C0 (`--aa`): the A/A noise floor.
+    C0b,
     /// The skill as written.
     C1,
     /// The skill's frontmatter with an irrelevant body matched in tokens and code share.
@@ -30,6 +32,7 @@ impl Condition {
     pub fn as_str(self) -> &'static str {
         match self {
             Self::C0 => "C0",
+            Self::C0b => "C0b",
             Self::C1 => "C1",
             Self::C2 => "C2",
             Self::C3a => "C3a",
@@ -65,8 +68,11 @@ impl FromStr for Condition {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Self::ALL
             .into_iter()
+            .chain([Self::C0b])
             .find(|c| c.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown condition `{s}` (expected C0, C1, C2, C3a or C3b)"))
+            .ok_or_else(|| {
+                format!("unknown condition `{s}` (expected C0, C1, C2, C3a, C3b or C0b)")
+            })
     }
 }
 
@@ -79,6 +85,10 @@ pub enum Placement {
     Discover,
     /// The skill body is prepended to the instruction.
     Inject,
+    /// The skill body is prepended to the instruction of attempts 2 on only, with the
+    /// feedback of the failed attempt: the route a retry-only gain suggests.
+    #[serde(rename = "inject-on-retry")]
+    InjectOnRetry,
 }
 
 impl Placement {
@@ -87,6 +97,7 @@ impl Placement {
         match self {
             Self::Discover => "discover",
             Self::Inject => "inject",
+            Self::InjectOnRetry => "inject-on-retry",
         }
     }
 }
@@ -98,8 +109,9 @@ impl FromStr for Placement {
         match s {
             "discover" => Ok(Self::Discover),
             "inject" => Ok(Self::Inject),
+            "inject-on-retry" => Ok(Self::InjectOnRetry),
             other => Err(format!(
-                "unknown placement `{other}` (expected discover or inject)"
+                "unknown placement `{other}` (expected discover, inject or inject-on-retry)"
             )),
         }
     }
@@ -211,7 +223,7 @@ pub fn present(
     control_body: &str,
 ) -> Option<PresentedSkill> {
     let (body, support_dir) = match condition {
-        Condition::C0 => return None,
+        Condition::C0 | Condition::C0b => return None,
         Condition::C1 => (skill.body.clone(), Some(skill.dir.clone())),
         Condition::C2 => (control_body.to_owned(), None),
         // Supporting files stay: the ablation is about the examples inside the body.
@@ -231,14 +243,31 @@ pub fn present(
     })
 }
 
-/// The instruction the agent receives: under `inject` the skill body comes first.
+/// The instruction the agent receives at its first attempt: under `inject` the skill body
+/// comes first.
 pub fn instruction_for(
     instruction: &str,
     skill: Option<&PresentedSkill>,
     placement: Placement,
 ) -> String {
-    match (skill, placement) {
-        (Some(skill), Placement::Inject) => {
+    instruction_at(instruction, skill, placement, 1)
+}
+
+/// The instruction the agent receives at `attempt` (from 1): under `inject`, and under
+/// `inject-on-retry` from the second attempt, the skill body comes first.
+pub fn instruction_at(
+    instruction: &str,
+    skill: Option<&PresentedSkill>,
+    placement: Placement,
+    attempt: u32,
+) -> String {
+    let injected = match placement {
+        Placement::Discover => false,
+        Placement::Inject => true,
+        Placement::InjectOnRetry => attempt > 1,
+    };
+    match skill.filter(|_| injected) {
+        Some(skill) => {
             format!("{}\n\n---\n\n{instruction}", skill.body.trim_end())
         }
         _ => instruction.to_owned(),
@@ -298,6 +327,17 @@ mod tests {
         assert_eq!(
             instruction_for("Do X.", Some(&c1), Placement::Inject),
             format!("{}\n\n---\n\nDo X.", body.trim_end())
+        );
+        let on_retry = Placement::InjectOnRetry;
+        assert_eq!(instruction_for("Do X.", Some(&c1), on_retry), "Do X.");
+        assert_eq!(
+            instruction_at("Do X.", Some(&c1), on_retry, 2),
+            instruction_for("Do X.", Some(&c1), Placement::Inject)
+        );
+        assert_eq!("inject-on-retry".parse::<Placement>(), Ok(on_retry));
+        assert_eq!(
+            serde_json::to_string(&on_retry).unwrap(),
+            "\"inject-on-retry\""
         );
         assert_eq!(
             instruction_for("Do X.", Some(&c1), Placement::Discover),

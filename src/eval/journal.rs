@@ -58,6 +58,11 @@ pub struct AttemptRecord {
     pub agent_exit: Option<i32>,
     /// Why the attempt is an error or a time-out.
     pub error: Option<String>,
+    /// Whether the agent opened the skill: `None` when it had none in its skills folder
+    /// (C0, a control without one) or when the agent cannot tell; always true when the skill
+    /// was injected into the instruction. Journals written before it read back as `None`.
+    #[serde(default)]
+    pub skill_read: Option<bool>,
 }
 
 /// One finished cell: a line of `cells.jsonl`.
@@ -440,6 +445,7 @@ mod tests {
             wall_s: 1.5,
             agent_exit: Some(0),
             error: None,
+            skill_read: None,
         }
     }
 

@@ -32,7 +32,8 @@ pub struct Overrides {
     pub attempts: Option<u32>,
     /// Conditions, comma-separated: C0,C1,C2,C3a,C3b.
     pub conditions: Option<String>,
-    /// Where the skill goes: discover (skills folder) or inject (prepended to the instruction).
+    /// Where the skill goes: discover (skills folder), inject (prepended to the instruction) or
+    /// inject-on-retry (prepended from attempt 2 on, with the feedback).
     pub placement: Option<String>,
     /// Sandbox backend.
     pub backend: Option<Backend>,
@@ -47,6 +48,8 @@ pub struct Overrides {
     pub retries: Option<u32>,
     /// Upload the working tree (.gitignore respected) instead of the files tracked at HEAD.
     pub worktree: bool,
+    /// Add condition C0b (no skill, run independently of C0): the A/A noise floor.
+    pub aa: bool,
     /// Do not reuse or store cached cell outcomes.
     pub no_cache: bool,
     /// Plain progress lines instead of a progress bar.
@@ -130,6 +133,10 @@ impl Overrides {
             (None, None) => Ok(vec![Condition::C0, Condition::C1, Condition::C2]),
         }
         .map_err(EvalError::Usage)?;
+        let mut conditions = conditions;
+        if self.aa && !conditions.contains(&Condition::C0b) {
+            conditions.push(Condition::C0b);
+        }
         let placement = match self.placement {
             Some(p) => p.parse().map_err(EvalError::Usage)?,
             None => config.placement.unwrap_or_default(),
@@ -252,6 +259,11 @@ impl Overrides {
                 "--worktree",
                 self.worktree.then(|| on_off(true)),
                 on_off(recorded.worktree),
+            ),
+            (
+                "--aa",
+                self.aa.then(|| on_off(true)),
+                on_off(recorded.conditions.contains(&Condition::C0b)),
             ),
         ]);
         let differs: Vec<String> = given

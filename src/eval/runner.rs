@@ -13,7 +13,7 @@ use crate::eval::EvalError;
 use crate::eval::agent::{AgentKind, Invocation, Usage, passed_env, protocol_env};
 use crate::eval::clock::rfc3339;
 use crate::eval::condition::{
-    Condition, Placement, PresentedSkill, SkillParts, instruction_for, present,
+    Condition, Placement, PresentedSkill, SkillParts, instruction_at, present,
 };
 use crate::eval::control::{BodyMeasure, ControlBody};
 use crate::eval::journal::{
@@ -462,7 +462,6 @@ fn run_attempts(
         plan,
         task,
         skill,
-        instruction: instruction_for(&task.instruction, skill, plan.placement),
         logs,
     };
     let mut attempts = Vec::new();
@@ -499,6 +498,7 @@ fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {
         wall_s,
         agent_exit: None,
         error: Some(e.0),
+        skill_read: None,
     }
 }
 
@@ -507,7 +507,6 @@ struct CellRun<'a> {
     plan: &'a Plan,
     task: &'a Task,
     skill: Option<&'a PresentedSkill>,
-    instruction: String,
     logs: &'a Path,
 }
 
@@ -524,11 +523,11 @@ impl CellRun<'_> {
             plan,
             task,
             skill,
-            instruction,
             logs,
         } = self;
-        let (plan, task, skill, logs, instruction) =
-            (*plan, *task, *skill, *logs, instruction.as_str());
+        let (plan, task, skill, logs) = (*plan, *task, *skill, *logs);
+        let instruction = instruction_at(&task.instruction, skill, plan.placement, n);
+        let instruction = instruction.as_str();
         let control = session.path(CONTROL_DIR);
         let mut files = Bundle::new();
         files.add_bytes("instruction.md", instruction, false);
@@ -597,6 +596,11 @@ impl CellRun<'_> {
             .usage(&out, usage_bytes.as_deref())
             .map_err(|e| CellError::new("reading usage", e))?;
         let mut record = usage_attempt(usage, ran.exit);
+        record.skill_read = skill.and_then(|s| match plan.placement {
+            Placement::Inject => Some(true),
+            Placement::InjectOnRetry => (n > 1).then_some(true),
+            Placement::Discover => plan.agent.kind.skill_read(&out, &s.name, &usage),
+        });
         if ran.timed_out {
             record.outcome = Outcome::Timeout;
             record.error = Some(format!(
@@ -644,6 +648,7 @@ fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
         wall_s: 0.0,
         agent_exit: exit,
         error: None,
+        skill_read: None,
     }
 }
 

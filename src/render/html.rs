@@ -8,7 +8,7 @@ use crate::verdict::{Decision, Verdict, signed, signed_whole};
 
 use super::verdict_text::{
     CONDITION_HEADERS, DELTA_HEADERS, basis_word, condition_rows, decision_word, delta_rows,
-    deltas, headline, points_bracket,
+    deltas, evidence_line, headline, points_bracket,
 };
 
 /// Width of the drawings, in CSS pixels.
@@ -57,6 +57,9 @@ pub fn page(verdict: &Verdict, title: &str) -> String {
          <span class=\"meta\">(basis: {})</span></p>",
         basis_word(verdict.basis)
     );
+    if let Some(line) = evidence_line(verdict) {
+        let _ = writeln!(out, "<p>Evidence: <strong>{}</strong></p>", escape(&line));
+    }
     if let Some(summary) = &verdict.eval {
         let _ = writeln!(out, "<p class=\"meta\">{}</p>", escape(&headline(summary)));
     }

@@ -232,7 +232,13 @@ fn verdict_label(v: &Verdict) -> String {
         Basis::Static => "static",
         Basis::Eval => "evaluated",
     };
-    format!("{decision} ({basis})")
+    match v.evidence {
+        Some(e) => format!(
+            "{decision} ({basis}, evidence: {})",
+            verdict_text::evidence_word(e)
+        ),
+        None => format!("{decision} ({basis})"),
+    }
 }
 
 /// A path as shown in output: forward slashes on every platform.

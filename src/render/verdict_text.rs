@@ -3,10 +3,10 @@
 
 use crate::eval::condition::Condition;
 use crate::stats::{ConditionStats, EvalSummary, Interval};
-use crate::verdict::{Basis, Decision, Verdict, grouped, percent_label, signed};
+use crate::verdict::{Basis, Decision, Evidence, Verdict, grouped, percent_label, signed};
 
 /// Column headers of the conditions table.
-pub(crate) const CONDITION_HEADERS: [&str; 8] = [
+pub(crate) const CONDITION_HEADERS: [&str; 9] = [
     "Condition",
     "Pass rate",
     "Pass@1",
@@ -15,6 +15,7 @@ pub(crate) const CONDITION_HEADERS: [&str; 8] = [
     "Mean wall",
     "Cells",
     "Errors",
+    "Skill read",
 ];
 
 /// Column headers of the deltas table.
@@ -43,6 +44,9 @@ pub fn human(verdict: &Verdict) -> String {
         decision_word(verdict.decision),
         basis_word(verdict.basis)
     ));
+    if let Some(line) = evidence_line(verdict) {
+        out.push_str(&format!("Evidence: {line}\n"));
+    }
     for reason in &verdict.reasons {
         out.push_str(&format!("  - {reason}\n"));
     }
@@ -67,6 +71,9 @@ pub fn markdown(verdict: &Verdict) -> String {
         out.push('\n');
         out.push_str(&markdown_table(&DELTA_HEADERS, &delta_rows(summary), 2));
         out.push('\n');
+    }
+    if let Some(line) = evidence_line(verdict) {
+        out.push_str(&format!("Evidence: **{}**\n\n", markdown_escape(&line)));
     }
     out.push_str("**Reasons**\n\n");
     for reason in &verdict.reasons {
@@ -109,6 +116,9 @@ fn condition_row(condition: Condition, stats: &ConditionStats) -> Vec<String> {
             .map_or(MISSING.to_owned(), |w| format!("{w:.1} s")),
         stats.cells.to_string(),
         stats.errors.to_string(),
+        stats.skill_read_rate.map_or(MISSING.to_owned(), |_| {
+            format!("{}/{}", stats.skill_reads, stats.skill_read_known)
+        }),
     ]
 }
 
@@ -125,15 +135,23 @@ pub(crate) fn delta_rows(summary: &EvalSummary) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// (name, comparison, interval) of Δ, ΔLength and ΔContent.
+/// (name, comparison, interval) of Δ, ΔLength and ΔContent, then Δ at the first attempt
+/// when cells ran more than one.
 pub(crate) fn deltas(
     summary: &EvalSummary,
-) -> [(&'static str, &'static str, Option<&Interval>); 3] {
-    [
+) -> Vec<(&'static str, &'static str, Option<&Interval>)> {
+    let mut rows = vec![
         ("Δ", "C1 − C0", summary.delta.as_ref()),
         ("ΔLength", "C2 − C0", summary.delta_length.as_ref()),
         ("ΔContent", "C1 − C2", summary.delta_content.as_ref()),
-    ]
+    ];
+    if let Some(first) = summary.delta_pass1.as_ref() {
+        rows.push(("Δ Pass@1", "C1 − C0, first attempt", Some(first)));
+    }
+    if let Some(aa) = summary.aa.as_ref() {
+        rows.push(("A/A", "C0b − C0", Some(&aa.difference)));
+    }
+    rows
 }
 
 /// `[+1.7, +15.0]` in points.
@@ -149,6 +167,7 @@ pub(crate) fn points_bracket(interval: &Interval) -> String {
 pub(crate) fn condition_name(condition: Condition) -> &'static str {
     match condition {
         Condition::C0 => "no skill",
+        Condition::C0b => "no skill, A/A",
         Condition::C1 => "skill",
         Condition::C2 => "length control",
         Condition::C3a => "no examples",
@@ -160,6 +179,25 @@ pub(crate) fn decision_word(decision: Decision) -> &'static str {
     match decision {
         Decision::Inject => "inject",
         Decision::Skip => "skip",
+    }
+}
+
+/// `no-benefit (MDE 7.1 pts at 80% power)`, when there was an evaluation.
+pub(crate) fn evidence_line(verdict: &Verdict) -> Option<String> {
+    let word = evidence_word(verdict.evidence?);
+    Some(match verdict.mde_points {
+        Some(mde) => format!("{word} (MDE {mde:.1} pts at 80% power)"),
+        None => word.to_owned(),
+    })
+}
+
+/// The evidence as the JSON contract spells it.
+pub(crate) fn evidence_word(evidence: Evidence) -> &'static str {
+    match evidence {
+        Evidence::Benefit => "benefit",
+        Evidence::Harm => "harm",
+        Evidence::NoBenefit => "no-benefit",
+        Evidence::Inconclusive => "inconclusive",
     }
 }
 

@@ -11,6 +11,7 @@
 
 mod bootstrap;
 mod mcnemar;
+pub mod power;
 mod rng;
 pub mod sequential;
 
@@ -112,6 +113,16 @@ pub struct ConditionStats {
     pub cells: u32,
     /// Cells with outcome `error`, excluded from every figure.
     pub errors: u32,
+    /// Share of the usable cells' attempts that opened the skill, over the attempts where
+    /// that is known; `None` when it is known for none (no skill, or an agent that cannot
+    /// tell).
+    pub skill_read_rate: Option<f64>,
+    /// Attempts that opened the skill.
+    #[serde(default)]
+    pub skill_reads: u32,
+    /// Attempts where whether the skill was opened is known.
+    #[serde(default)]
+    pub skill_read_known: u32,
 }
 
 /// A paired difference between two conditions with its bootstrap interval (fractions).
@@ -168,6 +179,18 @@ pub struct Discordant {
     pub c0_only: u32,
 }
 
+/// The A/A check: two independent runs of the same condition (C0b against C0, no skill in
+/// either), so any difference is noise.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AaSummary {
+    /// C0b − C0 with its paired bootstrap interval: the noise floor Δ must clear.
+    pub difference: Interval,
+    /// Tasks whose pass share differs between C0 and C0b.
+    pub flips: u32,
+    /// `flips` over the tasks with a usable C0/C0b pair.
+    pub flip_share: f64,
+}
+
 /// Everything the verdict and the reports need from an evaluation; serialises to the
 /// `verdict.eval` JSON object (see `docs/json.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -184,6 +207,16 @@ pub struct EvalSummary {
     pub delta_length: Option<Interval>,
     /// ΔContent = C1 − C2: what the skill's content adds beyond its length.
     pub delta_content: Option<Interval>,
+    /// Most attempts any cell ran (`--attempts`); 1 for a journal without retries.
+    #[serde(default)]
+    pub attempts: u32,
+    /// Δ at the first attempt (Pass@1), when some cell ran more than one attempt; `delta`
+    /// is then Δ at the last (Pass@N). `None` with one attempt per cell.
+    #[serde(default)]
+    pub delta_pass1: Option<Interval>,
+    /// The A/A check, when the journal has C0b cells (`--aa`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aa: Option<AaSummary>,
     /// Exact McNemar p-value for C1 against C0.
     pub mcnemar_p: Option<f64>,
     /// The discordant pairs behind `mcnemar_p`.
@@ -238,6 +271,11 @@ pub fn summarize(cells: &[CellRecord], options: &StatsOptions) -> Result<EvalSum
             .ok_or_else(|| format!("no task has a seed with usable {a:?} and {b:?} cells"));
         defined(interval, name, &mut undefined)
     });
+    let attempts = grid.max_attempts;
+    let delta_pass1 = (attempts > 1)
+        .then(|| grid.paired_interval_at(Condition::C1, Condition::C0, options, 4, true))
+        .flatten();
+    let aa = grid.aa(options);
     let per_task = grid.per_task();
     let count = |r| per_task.iter().filter(|t| t.result == r).count() as u32;
     let discordant = grid.discordant();
@@ -258,6 +296,9 @@ pub fn summarize(cells: &[CellRecord], options: &StatsOptions) -> Result<EvalSum
         delta,
         delta_length,
         delta_content,
+        attempts,
+        delta_pass1,
+        aa,
         mcnemar_p,
         discordant,
         win: count(TaskResult::Win),
@@ -346,6 +387,9 @@ struct Cell {
     tokens: u128,
     wall_s: f64,
     cost_usd: Option<f64>,
+    /// Attempts that opened the skill, and attempts where that is known.
+    reads: u32,
+    read_known: u32,
 }
 
 impl Cell {
@@ -381,6 +425,11 @@ impl Cell {
             tokens,
             wall_s: record.wall_s,
             cost_usd,
+            reads: attempts
+                .iter()
+                .filter(|a| a.skill_read == Some(true))
+                .count() as u32,
+            read_known: attempts.iter().filter(|a| a.skill_read.is_some()).count() as u32,
         }
     }
 }
@@ -390,6 +439,7 @@ struct Grid<'a> {
     cells: BTreeMap<(&'a str, Condition, u32), Cell>,
     tasks: BTreeSet<&'a str>,
     seeds: BTreeSet<u32>,
+    max_attempts: u32,
 }
 
 impl<'a> Grid<'a> {
@@ -398,10 +448,12 @@ impl<'a> Grid<'a> {
             cells: BTreeMap::new(),
             tasks: BTreeSet::new(),
             seeds: BTreeSet::new(),
+            max_attempts: 1,
         };
         for record in records {
             grid.tasks.insert(&record.task);
             grid.seeds.insert(record.seed);
+            grid.max_attempts = grid.max_attempts.max(record.attempts.len() as u32);
             grid.cells.insert(
                 (&record.task, record.condition, record.seed),
                 Cell::new(record),
@@ -433,6 +485,8 @@ impl<'a> Grid<'a> {
         let mut tokens: Vec<u128> = usable.iter().map(|c| c.tokens).collect();
         tokens.sort_unstable();
         let cost: Option<Vec<f64>> = usable.iter().map(|c| c.cost_usd).collect();
+        let skill_reads = usable.iter().map(|c| c.reads).sum();
+        let skill_read_known: u32 = usable.iter().map(|c| c.read_known).sum();
         ConditionStats {
             pass_rate: task_mean(&all, |c| c.passed),
             pass1_rate: task_mean(&all, |c| c.passed_first),
@@ -442,35 +496,66 @@ impl<'a> Grid<'a> {
             mean_cost_usd: cost.and_then(|c| mean(c.into_iter())),
             cells: usable.len() as u32,
             errors: (all.len() - usable.len()) as u32,
+            skill_read_rate: (skill_read_known > 0)
+                .then(|| f64::from(skill_reads) / f64::from(skill_read_known)),
+            skill_reads,
+            skill_read_known,
         }
     }
 
     /// The usable outcome of a cell, if there is one.
     fn passed(&self, task: &'a str, condition: Condition, seed: u32) -> Option<bool> {
+        self.passed_at(task, condition, seed, false)
+    }
+
+    /// The usable outcome of a cell at its first attempt (`first`) or at any attempt.
+    fn passed_at(
+        &self,
+        task: &'a str,
+        condition: Condition,
+        seed: u32,
+        first: bool,
+    ) -> Option<bool> {
         self.cells
             .get(&(task, condition, seed))
             .filter(|c| c.usable)
-            .map(|c| c.passed)
+            .map(|c| if first { c.passed_first } else { c.passed })
     }
 
     /// For one task, the (passes in `a`, passes in `b`, pairs) over seeds usable in both.
     fn task_pairs(&self, task: &'a str, a: Condition, b: Condition) -> (u32, u32, u32) {
+        self.task_pairs_at(task, a, b, false)
+    }
+
+    /// [`Self::task_pairs`] at the first attempt (`first`) or at any attempt.
+    fn task_pairs_at(
+        &self,
+        task: &'a str,
+        a: Condition,
+        b: Condition,
+        first: bool,
+    ) -> (u32, u32, u32) {
         self.seeds
             .iter()
-            .filter_map(|&s| Some((self.passed(task, a, s)?, self.passed(task, b, s)?)))
+            .filter_map(|&s| {
+                Some((
+                    self.passed_at(task, a, s, first)?,
+                    self.passed_at(task, b, s, first)?,
+                ))
+            })
             .fold((0, 0, 0), |(pa, pb, n), (x, y)| {
                 (pa + u32::from(x), pb + u32::from(y), n + 1)
             })
     }
 
     /// Per-task paired differences share(a) − share(b), for tasks with at least one pair.
-    fn task_differences(&self, a: Condition, b: Condition) -> (Vec<f64>, u32) {
+    fn task_differences(&self, a: Condition, b: Condition, first: bool) -> (Vec<f64>, u32) {
         let mut pairs_total = 0;
         let differences = self
             .tasks
             .iter()
             .filter_map(|&t| {
-                let (pa, pb, n) = self.task_pairs(t, a, b);
+                let (pa, pb, n) = self.task_pairs_at(t, a, b, first);
                 pairs_total += n;
                 (n > 0).then(|| (f64::from(pa) - f64::from(pb)) / f64::from(n))
             })
@@ -485,7 +570,19 @@ impl<'a> Grid<'a> {
         options: &StatsOptions,
         stream: u64,
     ) -> Option<Interval> {
-        let (differences, pairs) = self.task_differences(a, b);
+        self.paired_interval_at(a, b, options, stream, false)
+    }
+
+    /// The paired interval of `a − b` at the first attempt (`first`) or at any attempt.
+    fn paired_interval_at(
+        &self,
+        a: Condition,
+        b: Condition,
+        options: &StatsOptions,
+        stream: u64,
+        first: bool,
+    ) -> Option<Interval> {
+        let (differences, pairs) = self.task_differences(a, b, first);
         let point = mean(differences.iter().copied())?;
         let mut rng = SplitMix64::stream(options.rng_seed, stream);
         let (lo, hi) = bootstrap::percentile_interval(
@@ -500,6 +597,24 @@ impl<'a> Grid<'a> {
             hi,
             tasks: differences.len() as u32,
             pairs,
+        })
+    }
+
+    /// C0b against C0, when both were run.
+    fn aa(&self, options: &StatsOptions) -> Option<AaSummary> {
+        let difference = self.paired_interval(Condition::C0b, Condition::C0, options, 5)?;
+        let flips = self
+            .tasks
+            .iter()
+            .filter(|&&t| {
+                let (pa, pb, n) = self.task_pairs(t, Condition::C0b, Condition::C0);
+                n > 0 && pa != pb
+            })
+            .count() as u32;
+        Some(AaSummary {
+            difference,
+            flips,
+            flip_share: f64::from(flips) / f64::from(difference.tasks),
         })
     }
 

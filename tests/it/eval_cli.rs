@@ -117,3 +117,96 @@ fn report_renders_from_the_run_directory_alone() {
         "{stderr}"
     );
 }
+
+#[test]
+fn aa_on_the_fixture_agent_shows_the_noise_floor_in_every_format() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("run");
+    let out_str = out.display().to_string();
+    let args = eval_args(&out_str, &["--seeds", "2", "--aa"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, human, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let journal = cells(&out);
+    let c0b = journal.iter().filter(|c| c["condition"] == "C0b").count();
+    assert_eq!(c0b, 6, "3 tasks × 2 seeds of C0b");
+    // The fixture fails every task without the skill, in C0 and C0b alike.
+    let reason = "A/A: two runs without the skill differ by 0.0 pts [0.0, 0.0]; the outcome \
+                  flips on 0 of 3 tasks (0%)";
+    assert!(human.contains(reason), "{human}");
+    assert!(human.contains("A/A         C0b − C0"), "{human}");
+
+    let (code, json, stderr) = run(&["report", &out_str, "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: Value = serde_json::from_str(&json).expect("JSON");
+    let aa = &doc["verdict"]["eval"]["aa"];
+    assert_eq!(aa["flips"], 0);
+    assert_eq!(aa["flip_share"], 0.0);
+    assert_eq!(aa["difference"]["lo"], 0.0);
+    assert_eq!(aa["difference"]["hi"], 0.0);
+    assert_eq!(aa["difference"]["tasks"], 3);
+    assert_eq!(doc["verdict"]["eval"]["conditions"]["C0b"]["cells"], 6);
+
+    for format in ["markdown", "html"] {
+        let (code, text, stderr) = run(&["report", &out_str, "--format", format]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            text.contains("flips on 0 of 3 tasks (0%)"),
+            "{format}: {text}"
+        );
+        assert!(text.contains("C0b − C0"), "{format}: {text}");
+    }
+}
+
+#[test]
+fn inject_on_retry_gives_the_skill_with_the_feedback_only() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("run");
+    let out_str = out.display().to_string();
+    let mut args = eval_args(
+        &out_str,
+        &[
+            "--seeds",
+            "1",
+            "--attempts",
+            "2",
+            "--placement",
+            "inject-on-retry",
+        ],
+    );
+    // The learner fixture acts only from attempt 2, on what its instruction holds.
+    let cmd = args
+        .iter()
+        .position(|a| a == "--agent-cmd")
+        .expect("agent cmd")
+        + 1;
+    args[cmd].push_str(" learner");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, human, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    for cell in cells(&out) {
+        let attempts = cell["attempts"].as_array().expect("attempts");
+        assert_eq!(attempts.len(), 2, "{cell}");
+        assert_eq!(attempts[0]["outcome"], "fail", "{cell}");
+        assert_eq!(
+            attempts[0]["skill_read"],
+            Value::Null,
+            "no skill at attempt 1"
+        );
+        let (outcome, read) = match cell["condition"].as_str() {
+            Some("C0") => ("fail", Value::Null),
+            Some("C1") => ("pass", Value::Bool(true)),
+            // The length control's body carries no procedure to follow.
+            _ => ("fail", Value::Bool(true)),
+        };
+        assert_eq!(attempts[1]["outcome"], outcome, "{cell}");
+        assert_eq!(attempts[1]["skill_read"], read, "{cell}");
+    }
+    assert!(
+        human.contains("route on-retry: the gain appears only after feedback"),
+        "{human}"
+    );
+    let (_, json, _) = run(&["report", &out_str, "--format", "json"]);
+    let doc: Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(doc["verdict"]["route"], "on-retry");
+}

@@ -7,7 +7,7 @@ use skillgate::render::{html, verdict_text};
 use skillgate::stats::{StatsOptions, summarize};
 use skillgate::verdict::{Verdict, VerdictPolicy, decide};
 
-use crate::synthetic::{four_tasks, from_counts, twelve_tasks};
+use crate::synthetic::{four_tasks, from_counts, gain_at_attempt_two, passes, twelve_tasks};
 use crate::verdict::finding;
 
 fn evaluated(cells: &[CellRecord]) -> Verdict {
@@ -100,5 +100,38 @@ fn html_report() {
     insta::assert_snapshot!(
         "html_static",
         html::page(&static_skip(), "django-upgrade on example/shop")
+    );
+}
+
+/// Retries with a gain only at attempt 2, an A/A condition that flips on two tasks, and a
+/// skill the agent opened in every C1 attempt but three.
+fn retries_with_aa() -> Vec<CellRecord> {
+    use skillgate::eval::condition::Condition;
+    let mut cells = gain_at_attempt_two();
+    let mut unread = 0;
+    for cell in cells.iter_mut() {
+        for attempt in cell.attempts.iter_mut() {
+            if cell.condition != Condition::C0 {
+                attempt.skill_read = Some(!(cell.condition == Condition::C1 && unread < 3));
+                unread += u32::from(cell.condition == Condition::C1);
+            }
+        }
+    }
+    for t in 0..20 {
+        let passed = u32::from(t == 4 || t == 11);
+        cells.extend(passes(&format!("task-{t:02}"), Condition::C0b, 2, passed));
+    }
+    cells
+}
+
+#[test]
+fn retries_and_aa_in_every_format() {
+    let verdict = evaluated(&retries_with_aa());
+    insta::assert_json_snapshot!("retries_aa_json", verdict);
+    insta::assert_snapshot!("retries_aa_human", verdict_text::human(&verdict));
+    insta::assert_snapshot!("retries_aa_markdown", verdict_text::markdown(&verdict));
+    insta::assert_snapshot!(
+        "retries_aa_html",
+        html::page(&verdict, "inventory-conventions on example/shop")
     );
 }

@@ -8,6 +8,7 @@ mod errors;
 mod eval;
 mod eval_cli;
 mod eval_report;
+mod evidence;
 mod fit;
 mod fixes;
 mod formats;

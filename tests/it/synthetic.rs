@@ -24,6 +24,7 @@ pub fn attempt(outcome: Outcome, input_tokens: u64) -> AttemptRecord {
         wall_s: 10.0,
         agent_exit: Some(0),
         error: None,
+        skill_read: None,
     }
 }
 
@@ -134,6 +135,28 @@ pub fn four_tasks() -> Vec<CellRecord> {
         ] {
             for (seed, outcome) in row.into_iter().enumerate() {
                 cells.push(cell(task, condition, seed as u32, outcome));
+            }
+        }
+    }
+    cells
+}
+
+/// Twenty tasks × 2 seeds, two attempts: no skill and the length control fail both attempts;
+/// the skill fails the first and, after feedback, passes the second on all but four tasks.
+pub fn gain_at_attempt_two() -> Vec<CellRecord> {
+    use Outcome::{Fail, Pass};
+    let mut cells = Vec::new();
+    for t in 0..20 {
+        let task = format!("task-{t:02}");
+        for seed in 0..2 {
+            for condition in [Condition::C0, Condition::C1, Condition::C2] {
+                let second = if condition == Condition::C1 && t % 5 != 0 {
+                    Pass
+                } else {
+                    Fail
+                };
+                let attempts = vec![attempt(Fail, 1_000), attempt(second, 1_000)];
+                cells.push(cell_with(&task, condition, seed, attempts));
             }
         }
     }

@@ -195,6 +195,7 @@ fn optional_limits_can_turn_inject_into_skip() {
         min_gain_points: Some(20.0),
         max_token_overhead: Some(0.5),
         strict_content: false,
+        ..VerdictPolicy::default()
     };
     assert_eq!(decide(&generous, &[], Some(&s)).decision, Decision::Inject);
 }
@@ -217,7 +218,8 @@ fn policy_reads_from_the_verdict_table() {
         verdict: VerdictPolicy,
     }
     let file: File = toml::from_str(
-        "[verdict]\nmin-gain-points = 5.0\nmax-token-overhead = 0.5\nstrict-content = true\n",
+        "[verdict]\nmin-gain-points = 5.0\nmax-token-overhead = 0.5\nstrict-content = true\n\
+         worthwhile-gain-points = 3.0\nmin-tasks = 20\n",
     )
     .unwrap();
     assert_eq!(
@@ -226,10 +228,14 @@ fn policy_reads_from_the_verdict_table() {
             min_gain_points: Some(5.0),
             max_token_overhead: Some(0.5),
             strict_content: true,
+            worthwhile_gain_points: 3.0,
+            min_tasks: 20,
         }
     );
     let empty: File = toml::from_str("[verdict]\n").unwrap();
     assert_eq!(empty.verdict, VerdictPolicy::default());
+    assert_eq!(empty.verdict.worthwhile_gain_points, 5.0);
+    assert_eq!(empty.verdict.min_tasks, 10);
     assert!(toml::from_str::<File>("[verdict]\nmin-gain = 5\n").is_err());
 }
 

@@ -53,6 +53,55 @@ struct MessageUsage {
     cache_creation_input_tokens: u64,
 }
 
+/// Whether any tool call read a file of the skill folder `dir` (relative to the workspace)
+/// or invoked the skill `name` through the Skill tool.
+pub fn skill_read(stdout: &[u8], dir: &str, name: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Call {
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        input: serde_json::Value,
+    }
+    #[derive(Deserialize)]
+    struct Content {
+        #[serde(default)]
+        content: Vec<serde_json::Value>,
+    }
+    #[derive(Deserialize)]
+    struct Line {
+        #[serde(rename = "type")]
+        kind: String,
+        message: Option<Content>,
+    }
+    let invokes = |call: &Call| {
+        call.name == "Skill"
+            && ["skill", "command", "name"]
+                .iter()
+                .any(|k| call.input.get(k).and_then(|v| v.as_str()) == Some(name))
+    };
+    let reads = |call: &Call| strings(&call.input).any(|s| super::names_skill_dir(s, dir));
+    stdout
+        .split(|&b| b == b'\n')
+        .filter_map(|line| serde_json::from_slice::<Line>(line).ok())
+        .filter(|line| line.kind == "assistant")
+        .flat_map(|line| line.message.map(|m| m.content).unwrap_or_default())
+        .filter_map(|item| serde_json::from_value::<Call>(item).ok())
+        .any(|call| call.kind == "tool_use" && (invokes(&call) || reads(&call)))
+}
+
+/// Every string inside a JSON value.
+fn strings(value: &serde_json::Value) -> Box<dyn Iterator<Item = &str> + '_> {
+    match value {
+        serde_json::Value::String(s) => Box::new(std::iter::once(s.as_str())),
+        serde_json::Value::Array(items) => Box::new(items.iter().flat_map(strings)),
+        serde_json::Value::Object(map) => Box::new(map.values().flat_map(strings)),
+        _ => Box::new(std::iter::empty()),
+    }
+}
+
 /// Sums usage over distinct assistant messages; lines that are not JSON are skipped.
 pub fn usage(stdout: &[u8]) -> Usage {
     let mut per_message: HashMap<String, MessageUsage> = HashMap::new();
@@ -89,6 +138,19 @@ pub fn usage(stdout: &[u8]) -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_of_the_skill_folder_or_the_skill_tool_counts_as_reading_it() {
+        let dir = ".claude/skills/pdf";
+        let read = br#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Read","input":{"file_path":"/w/.claude/skills/pdf/reference.md"}}]}}"#;
+        let skill = br#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Skill","input":{"skill":"pdf"}}]}}"#;
+        let other = br#"{"type":"assistant","message":{"content":[{"type":"tool_use","name":"Read","input":{"file_path":"src/pdf.rs"}},{"type":"text","text":"see .claude/skills/pdf"}]}}
+{"type":"user","message":{"content":[{"type":"tool_result","content":".claude/skills/pdf/SKILL.md"}]}}"#;
+        assert!(skill_read(read, dir, "pdf"));
+        assert!(skill_read(skill, dir, "pdf"));
+        assert!(!skill_read(other, dir, "pdf"), "mentions are not reads");
+        assert!(!skill_read(b"not json", dir, "pdf"));
+    }
 
     #[test]
     fn usage_is_counted_once_per_message() {

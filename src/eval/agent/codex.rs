@@ -38,6 +38,27 @@ struct TurnUsage {
     output_tokens: u64,
 }
 
+/// Whether any command the agent ran names a file of the skill folder `dir` (relative to
+/// the workspace): codex reads files through shell commands.
+pub fn skill_read(stdout: &[u8], dir: &str) -> bool {
+    #[derive(Deserialize)]
+    struct Item {
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(default)]
+        command: String,
+    }
+    #[derive(Deserialize)]
+    struct ItemEvent {
+        item: Option<Item>,
+    }
+    stdout
+        .split(|&b| b == b'\n')
+        .filter_map(|line| serde_json::from_slice::<ItemEvent>(line).ok())
+        .filter_map(|event| event.item)
+        .any(|item| item.kind == "command_execution" && super::names_skill_dir(&item.command, dir))
+}
+
 /// Sums the usage of every completed turn. Codex counts cached tokens inside
 /// `input_tokens`; they are moved to `cache_read_tokens` so totals are not counted twice.
 pub fn usage(stdout: &[u8]) -> Usage {
@@ -58,6 +79,16 @@ pub fn usage(stdout: &[u8]) -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_on_the_skill_folder_counts_as_reading_it() {
+        let dir = ".agents/skills/pdf";
+        let read = br#"{"type":"item.started","item":{"id":"i","type":"command_execution","command":"bash -lc 'sed -n 1,80p .agents/skills/pdf/SKILL.md'"}}"#;
+        let other = br#"{"type":"item.completed","item":{"id":"i","type":"agent_message","text":"cat .agents/skills/pdf/SKILL.md"}}
+{"type":"item.completed","item":{"id":"j","type":"command_execution","command":"cat src/pdf.py"}}"#;
+        assert!(skill_read(read, dir));
+        assert!(!skill_read(other, dir));
+    }
 
     #[test]
     fn turns_are_summed() {

@@ -99,6 +99,10 @@ pub struct Usage {
     /// Cost in US dollars, when the agent reports it.
     #[serde(default)]
     pub cost_usd: Option<f64>,
+    /// Whether the agent opened the skill, when it says so (the `command` usage file's
+    /// `"skill_read"`).
+    #[serde(default)]
+    pub skill_read: Option<bool>,
 }
 
 /// Paths and values an agent run receives, as seen inside the sandbox.
@@ -142,6 +146,31 @@ impl AgentKind {
             Self::Command => command::usage(usage_file),
         }
     }
+}
+
+impl AgentKind {
+    /// Whether a run that had the skill named `name` in its skills folder opened it:
+    /// claude-code from its tool calls, codex from its command events, a `command` agent from
+    /// what it wrote in its usage file (`None` when it wrote nothing).
+    pub fn skill_read(self, stdout: &[u8], name: &str, usage: &Usage) -> Option<bool> {
+        let dir = self.skill_dir(name);
+        match self {
+            Self::ClaudeCode => Some(claude_code::skill_read(stdout, &dir, name)),
+            Self::Codex => Some(codex::skill_read(stdout, &dir)),
+            Self::Command => usage.skill_read,
+        }
+    }
+}
+
+/// Whether `text` names the skill folder `dir` (relative to the workspace) or a file in it,
+/// as a relative or an absolute path.
+fn names_skill_dir(text: &str, dir: &str) -> bool {
+    text.match_indices(dir).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + dir.len()..].chars().next();
+        let starts = before.is_none_or(|c| matches!(c, '/' | ' ' | '"' | '\'' | '=' | '\t'));
+        starts && after.is_none_or(|c| !(c.is_alphanumeric() || c == '-' || c == '_'))
+    })
 }
 
 /// The protocol variables every agent receives (command agents rely on them).
@@ -200,6 +229,31 @@ mod tests {
                 "ANTHROPIC_API_KEY".to_owned(),
                 "v-ANTHROPIC_API_KEY".to_owned()
             )]
+        );
+    }
+
+    #[test]
+    fn a_skill_folder_is_named_only_as_a_whole_path_component() {
+        let dir = ".claude/skills/pdf";
+        assert!(names_skill_dir("cat .claude/skills/pdf/SKILL.md", dir));
+        assert!(names_skill_dir("/work/.claude/skills/pdf/SKILL.md", dir));
+        assert!(names_skill_dir("ls .claude/skills/pdf", dir));
+        assert!(!names_skill_dir(
+            "cat .claude/skills/pdf-tools/SKILL.md",
+            dir
+        ));
+        assert!(!names_skill_dir("cat x.claude/skills/pdf/SKILL.md", dir));
+        let usage = Usage {
+            skill_read: Some(false),
+            ..Usage::default()
+        };
+        assert_eq!(
+            AgentKind::Command.skill_read(b"", "pdf", &usage),
+            Some(false)
+        );
+        assert_eq!(
+            AgentKind::Command.skill_read(b"", "pdf", &Usage::default()),
+            None
         );
     }
 

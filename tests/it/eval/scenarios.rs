@@ -31,6 +31,11 @@ pub fn conditions_and_discovery(backend: Backend, out: &Path) {
     ] {
         let outcomes: Vec<_> = by[&condition].iter().map(|c| c.outcome).collect();
         assert_eq!(outcomes, vec![expected; 3], "{condition}");
+        // The command fixture says it read the skill in its usage file whenever it had one.
+        let read = (condition != Condition::C0).then_some(true);
+        for cell in &by[&condition] {
+            assert_eq!(cell.attempts[0].skill_read, read, "{condition}");
+        }
     }
     let c0_tokens: u64 = by[&Condition::C0].iter().map(|c| c.input_tokens).sum();
     let c1_tokens: u64 = by[&Condition::C1].iter().map(|c| c.input_tokens).sum();
@@ -82,6 +87,9 @@ fn known_agent(backend: Backend, out: &Path, agent: AgentKind, program: &str) ->
     assert_eq!(by[&Condition::C0][0].outcome, Outcome::Fail);
     assert_eq!(by[&Condition::C1][0].outcome, Outcome::Pass);
     assert!(by[&Condition::C1][0].input_tokens > by[&Condition::C0][0].input_tokens);
+    // Read from the agent's own transcript: the skill was opened with it, and C0 had none.
+    assert_eq!(by[&Condition::C1][0].attempts[0].skill_read, Some(true));
+    assert_eq!(by[&Condition::C0][0].attempts[0].skill_read, None);
     cells
 }
 
@@ -126,6 +134,11 @@ pub fn inject(backend: Backend, out: &Path) {
     let by = by_condition(&cells);
     assert_eq!(by[&Condition::C1][0].outcome, Outcome::Pass);
     assert_eq!(by[&Condition::C0][0].outcome, Outcome::Fail);
+    assert_eq!(
+        by[&Condition::C1][0].attempts[0].skill_read,
+        Some(true),
+        "an injected skill is read by construction"
+    );
     for (_, log) in agent_logs(out) {
         assert!(log.contains("skill: none"), "{log}");
     }
