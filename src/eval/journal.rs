@@ -2,7 +2,7 @@
 //! finishes), `run.json` (what ran, with what), and a cache of outcomes keyed by content
 //! hashes. See `docs/journal.md`.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::EvalError;
+use crate::eval::agent::ModelUsage;
 use crate::eval::condition::Condition;
 
 /// The `schema` written in every cell line.
@@ -48,14 +49,25 @@ pub struct AttemptRecord {
     pub cache_read_tokens: u64,
     /// Prompt-cache writes.
     pub cache_write_tokens: u64,
+    /// The part of `output_tokens` spent on reasoning, when the agent reports it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reasoning_output_tokens: u64,
     /// Cost the agent reported, if it reports one.
     pub cost_usd: Option<f64>,
+    /// The usage split by model, when the agent reports the split (claude-code's
+    /// `modelUsage`: the main model, sub-agents and background models).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub models: BTreeMap<String, ModelUsage>,
     /// Wall time of the attempt (agent + verifier), seconds.
     pub wall_s: f64,
     /// The agent's exit code (`None` when it was killed or never started).
     pub agent_exit: Option<i32>,
     /// Why the attempt is an error or a time-out.
     pub error: Option<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One finished cell: a line of `cells.jsonl`.
@@ -350,7 +362,9 @@ mod tests {
             output_tokens: 5,
             cache_read_tokens: 0,
             cache_write_tokens: 0,
+            reasoning_output_tokens: 0,
             cost_usd: None,
+            models: BTreeMap::new(),
             wall_s: 1.5,
             agent_exit: Some(0),
             error: None,
@@ -390,6 +404,24 @@ mod tests {
         assert_eq!(v["attempts"][0]["outcome"], "fail");
         assert_eq!(v["input_tokens"], 20);
         assert_eq!(v["wall_s"], 3.0);
+    }
+
+    #[test]
+    fn costs_survive_the_journal_to_the_last_bit() {
+        // A fixed generator of awkward 17-digit values; the default float parser of
+        // serde_json may be one unit off in the last place for such values.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let cost = (x >> 11) as f64 / (1u64 << 53) as f64 * 3.0;
+            let mut a = attempt(Outcome::Pass);
+            a.cost_usd = Some(cost);
+            let line = serde_json::to_string(&a).unwrap();
+            let back: AttemptRecord = serde_json::from_str(&line).unwrap();
+            assert_eq!(back.cost_usd, Some(cost), "{line}");
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::EvalError;
-use crate::eval::agent::{AgentKind, Invocation, Usage, passed_env, protocol_env};
+use crate::eval::agent::{AgentKind, AgentReport, Invocation, Usage, passed_env, protocol_env};
 use crate::eval::condition::{
     Condition, Placement, PresentedSkill, SkillParts, instruction_for, present,
 };
@@ -514,7 +514,9 @@ fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {
         output_tokens: 0,
         cache_read_tokens: 0,
         cache_write_tokens: 0,
+        reasoning_output_tokens: 0,
         cost_usd: None,
+        models: Default::default(),
         wall_s,
         agent_exit: None,
         error: Some(e.0),
@@ -610,12 +612,14 @@ impl CellRun<'_> {
         let ran = session.exec(&spec)?;
         let out = std::fs::read(&stdout).unwrap_or_default();
         let usage_bytes = session.read(&usage_file)?;
-        let usage = plan
-            .agent
-            .kind
-            .usage(&out, usage_bytes.as_deref())
-            .map_err(|e| CellError::new("reading usage", e))?;
-        let mut record = usage_attempt(usage, ran.exit);
+        let report = plan.agent.kind.report(&out, usage_bytes.as_deref());
+        let report = match report {
+            Ok(report) => report,
+            // A killed agent's output may be cut anywhere: the kill is the reason.
+            Err(_) if ran.timed_out || ran.exit != Some(0) => AgentReport::default(),
+            Err(e) => return Err(CellError::new("reading the agent's usage", e)),
+        };
+        let mut record = usage_attempt(report.usage, ran.exit);
         if ran.timed_out {
             record.outcome = Outcome::Timeout;
             record.error = Some(format!(
@@ -625,10 +629,12 @@ impl CellRun<'_> {
             let note = "The previous attempt was stopped: it ran out of time.".to_owned();
             return Ok((record, Some(note)));
         }
-        if ran.exit != Some(0) {
+        if ran.exit != Some(0) || report.failure.is_some() {
             record.outcome = Outcome::Error;
             record.error = Some(if ran.oom_killed {
                 out_of_memory("agent", task)
+            } else if let Some(failure) = report.failure {
+                failure
             } else {
                 match ran.exit {
                     Some(code) => format!("agent exited with status {code}"),
@@ -659,7 +665,9 @@ fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
         output_tokens: u.output_tokens,
         cache_read_tokens: u.cache_read_tokens,
         cache_write_tokens: u.cache_write_tokens,
+        reasoning_output_tokens: u.reasoning_output_tokens,
         cost_usd: u.cost_usd,
+        models: u.models,
         wall_s: 0.0,
         agent_exit: exit,
         error: None,

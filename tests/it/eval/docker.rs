@@ -32,6 +32,13 @@ fn claude_code_stream() {
 }
 
 #[test]
+fn agent_reported_failure() {
+    with_docker(|dir| {
+        scenarios::agent_reported_failure(Backend::Docker, &dir.join("run"), dir);
+    });
+}
+
+#[test]
 fn inject() {
     with_docker(|dir| scenarios::inject(Backend::Docker, &dir.join("run")));
 }

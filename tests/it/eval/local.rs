@@ -29,6 +29,12 @@ fn claude_code_stream() {
 }
 
 #[test]
+fn agent_reported_failure() {
+    let tmp = scratch();
+    scenarios::agent_reported_failure(Backend::Local, &tmp.path().join("run"), tmp.path());
+}
+
+#[test]
 fn inject() {
     let tmp = scratch();
     scenarios::inject(Backend::Local, &tmp.path().join("run"));

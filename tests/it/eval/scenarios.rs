@@ -85,14 +85,19 @@ fn known_agent(backend: Backend, out: &Path, agent: AgentKind, program: &str) ->
     cells
 }
 
-/// The claude-code fixture speaks stream-json; usage is counted once per message id and the
-/// cost comes from the result event.
+/// The claude-code fixture speaks stream-json; the totals and the cost come from the result
+/// event's `modelUsage` (summed over both models, kept per model), not from the snapshots.
 pub fn claude_code_stream(backend: Backend, out: &Path) {
     for cell in known_agent(backend, out, AgentKind::ClaudeCode, "agents/claude-code.sh") {
         let a = &cell.attempts[0];
-        assert_eq!(a.output_tokens, 15, "msg_1 counted once (12) + msg_2 (3)");
+        assert_eq!(
+            a.output_tokens, 22,
+            "15 (main model) + 7 (background model)"
+        );
         assert_eq!((a.cache_read_tokens, a.cache_write_tokens), (100, 10));
         assert_eq!(a.cost_usd, Some(0.0042));
+        assert_eq!(a.models.len(), 2, "{:?}", a.models);
+        assert_eq!(a.models["claude-haiku-4-5-20251001"].input_tokens, 50);
     }
 }
 
@@ -113,6 +118,46 @@ pub fn codex_json(backend: Backend, out: &Path) {
             "skill: .agents/skills/inventory-conventions/SKILL.md"
         };
         assert!(log.contains(expected), "{}: {log}", path.display());
+    }
+}
+
+/// An agent that exits 0 but says it failed (claude-code's `is_error: true`, codex's
+/// `turn.failed`) ends its attempt in `error`, with the agent's own reason and its tokens.
+pub fn agent_reported_failure(backend: Backend, out: &Path, scratch: &Path) {
+    for (agent, transcript, reason, output_tokens) in [
+        (
+            AgentKind::ClaudeCode,
+            "claude-code/error-max-turns.jsonl",
+            "claude-code reported error_max_turns",
+            311,
+        ),
+        (
+            AgentKind::Codex,
+            "codex/turn-failed.jsonl",
+            "codex reported turn.failed: stream disconnected",
+            0,
+        ),
+    ] {
+        let text = std::fs::read_to_string(fixture(&format!("transcripts/{transcript}"))).unwrap();
+        let program = script(
+            scratch,
+            &format!("{agent}-failing.sh"),
+            &format!("cat <<'EOF'\n{text}EOF\nexit 0\n"),
+        );
+        let run = out.join(agent.as_str());
+        let mut o = options(backend, &run, "");
+        o.agent = agent;
+        o.agent_cmd = Some(program);
+        o.tasks = root().join("tasks/remove-command");
+        o.conditions = vec![Condition::C0];
+        evaluate(&o, fixture_skill()).unwrap();
+        let cells = cells(&run);
+        let a = &cells[0].attempts[0];
+        assert_eq!(cells[0].outcome, Outcome::Error, "{agent}");
+        assert_eq!(a.agent_exit, Some(0), "{agent}");
+        let error = a.error.as_deref().unwrap_or_default();
+        assert!(error.starts_with(reason), "{agent}: {error}");
+        assert_eq!(a.output_tokens, output_tokens, "{agent}");
     }
 }
 
