@@ -130,6 +130,8 @@ fn cell(task: usize, condition: Condition, seed: u32, passed: bool) -> CellRecor
             reasoning_output_tokens: 0,
             cost_usd: None,
             models: Default::default(),
+            rewards: Default::default(),
+            network: None,
             wall_s: 1.0,
             agent_exit: Some(0),
             error: None,

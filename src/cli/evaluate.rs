@@ -107,9 +107,13 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, EvalError> 
         &repo,
         sandbox.as_ref(),
         logs.path(),
+        false,
     )?;
     let mut out = String::new();
     for check in &checks {
+        for note in &check.notes {
+            out.push_str(&format!("note     {}: {note}\n", check.task));
+        }
         if check.problems.is_empty() {
             out.push_str(&format!("ok       {}\n", check.task));
         } else {

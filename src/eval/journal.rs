@@ -58,12 +58,28 @@ pub struct AttemptRecord {
     /// `modelUsage`: the main model, sub-agents and background models).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, ModelUsage>,
+    /// Every numeric field of `reward.json`, when it holds more than `reward`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rewards: BTreeMap<String, f64>,
+    /// Which phases had network (absent when the agent never started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<PhaseNetwork>,
     /// Wall time of the attempt (agent + verifier), seconds.
     pub wall_s: f64,
     /// The agent's exit code (`None` when it was killed or never started).
     pub agent_exit: Option<i32>,
     /// Why the attempt is an error or a time-out.
     pub error: Option<String>,
+}
+
+/// Whether each phase of an attempt could reach the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseNetwork {
+    /// The agent.
+    pub agent: bool,
+    /// The verifier; absent when it did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verifier: Option<bool>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -365,6 +381,8 @@ mod tests {
             reasoning_output_tokens: 0,
             cost_usd: None,
             models: BTreeMap::new(),
+            rewards: BTreeMap::new(),
+            network: None,
             wall_s: 1.5,
             agent_exit: Some(0),
             error: None,

@@ -112,7 +112,17 @@ pub fn repo_bundle(repo: &std::path::Path, worktree: bool) -> Result<sandbox::Bu
 /// Runs `skillgate eval`: loads the tasks, builds the C2 control, prepares the sandbox
 /// (failing once, before any cell, if it cannot run) and runs every cell not yet journaled.
 pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunSummary, EvalError> {
-    let tasks = task::Task::load_all(&options.tasks)?;
+    let set = task::Task::load_all(&options.tasks)?;
+    for refusal in &set.refused {
+        eprintln!("skipped task {}: {}", refusal.task, refusal.reason);
+    }
+    if set.tasks.is_empty() {
+        return Err(EvalError::Usage(format!(
+            "no task in {} can be run",
+            options.tasks.display()
+        )));
+    }
+    let tasks = set.tasks;
     for task in &tasks {
         let problems = task.problems(Some(&skill));
         if !problems.is_empty() {
@@ -145,9 +155,22 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         jobs: options.jobs,
         cache: options.cache_dir.as_ref().map(journal::OutcomeCache::new),
         quiet: options.quiet,
+        verifier_offline: false,
+        refused: set.refused,
     };
     let run_id = run_id(&options.out);
     let sandbox = sandbox_for(options.backend, &run_id, options.install.clone())?;
+    for task in &plan.tasks {
+        if let Some(reason) = sandbox.refuses(task) {
+            return Err(EvalError::Task {
+                task: task.id.clone(),
+                message: reason,
+            });
+        }
+        for note in sandbox.notes(task) {
+            eprintln!("note: task {}: {note}", task.id);
+        }
+    }
     let config = serde_json::to_value(options).map_err(|e| EvalError::Usage(e.to_string()))?;
     runner::run(
         &plan,
@@ -193,32 +216,63 @@ pub struct TaskCheck {
     pub task: String,
     /// Problems found (empty when the task is usable).
     pub problems: Vec<String>,
+    /// Settings of the task that the backend does not enforce.
+    pub notes: Vec<String>,
     /// The discrimination proof, when the task has a solution and the sandbox could run.
     pub discrimination: Option<runner::Discrimination>,
 }
 
 /// Runs `skillgate tasks check`: validates every task and proves the ones with a solution
-/// discriminate (the verifier fails untouched and passes after the oracle).
+/// discriminate (the verifier fails untouched and passes after the oracle). A task that
+/// cannot be loaded, or that the backend cannot run as its settings say, is a problem of
+/// that task; the others are still checked.
 pub fn check_tasks(
     tasks_dir: &std::path::Path,
     skill: Option<&SkillParts>,
     repo: &sandbox::Bundle,
     sandbox: &dyn sandbox::Sandbox,
     logs: &std::path::Path,
+    verifier_offline: bool,
 ) -> Result<Vec<TaskCheck>, EvalError> {
-    let tasks = task::Task::load_all(tasks_dir)?;
+    let set = task::Task::load_all(tasks_dir)?;
+    let mut out: Vec<TaskCheck> = set
+        .refused
+        .iter()
+        .map(|r| TaskCheck {
+            task: r.task.clone(),
+            problems: vec![r.reason.clone()],
+            notes: Vec::new(),
+            discrimination: None,
+        })
+        .collect();
+    let (tasks, refused): (Vec<_>, Vec<_>) = set
+        .tasks
+        .into_iter()
+        .partition(|t| sandbox.refuses(t).is_none());
+    for task in &refused {
+        out.push(TaskCheck {
+            task: task.id.clone(),
+            problems: sandbox.refuses(task).into_iter().collect(),
+            notes: Vec::new(),
+            discrimination: None,
+        });
+    }
     sandbox.prepare(&tasks)?;
-    let mut out = Vec::new();
     for task in &tasks {
         let mut problems = task.problems(skill);
-        let discrimination =
-            match runner::prove_discrimination(sandbox, task, repo, &logs.join(&task.id)) {
-                Ok(d) => d,
-                Err(e) => {
-                    problems.push(format!("discrimination proof: {e}"));
-                    None
-                }
-            };
+        let discrimination = match runner::prove_discrimination(
+            sandbox,
+            task,
+            repo,
+            &logs.join(&task.id),
+            verifier_offline,
+        ) {
+            Ok(d) => d,
+            Err(e) => {
+                problems.push(format!("discrimination proof: {e}"));
+                None
+            }
+        };
         if sandbox.interrupted() {
             // Ended by the interruption: not a finding about the task.
             sandbox.after_interrupt();
@@ -235,8 +289,10 @@ pub fn check_tasks(
         out.push(TaskCheck {
             task: task.id.clone(),
             problems,
+            notes: sandbox.notes(task),
             discrimination,
         });
     }
+    out.sort_by(|a, b| a.task.cmp(&b.task));
     Ok(out)
 }

@@ -15,6 +15,7 @@ use crate::eval::condition::{
     Condition, Placement, PresentedSkill, SkillParts, instruction_for, present,
 };
 use crate::eval::control::{BodyMeasure, ControlBody};
+use crate::eval::journal::PhaseNetwork;
 use crate::eval::journal::{
     AttemptRecord, CellKey, CellRecord, Journal, Outcome, OutcomeCache, write_run_info,
 };
@@ -22,7 +23,7 @@ use crate::eval::sandbox::{
     Bundle, CONTROL_DIR, CellError, ExecSpec, SOLUTION_DIR, Sandbox, Session, TESTS_DIR,
     VERIFIER_LOGS_DIR, tail,
 };
-use crate::eval::task::Task;
+use crate::eval::task::{Phase, Task};
 
 /// Verifier output kept as feedback for the next attempt.
 const FEEDBACK_BYTES: usize = 16 * 1024;
@@ -76,6 +77,10 @@ pub struct Plan {
     pub cache: Option<OutcomeCache>,
     /// Plain progress lines instead of a bar.
     pub quiet: bool,
+    /// Run every verifier without network, whatever the task allows.
+    pub verifier_offline: bool,
+    /// Task folders that could not be used, each with its reason.
+    pub refused: Vec<crate::eval::task::Refusal>,
 }
 
 /// What `run.json` records.
@@ -102,6 +107,9 @@ pub struct RunInfo<'a> {
     pub finished_at: Option<String>,
     /// Cells planned, and how many ended in each outcome.
     pub cells: BTreeMap<&'static str, usize>,
+    /// Task folders that were not run, each with its reason.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub tasks_refused: &'a [crate::eval::task::Refusal],
 }
 
 /// One `--resume` of a run.
@@ -251,6 +259,7 @@ pub fn run(
         resumed,
         finished_at: None,
         cells: BTreeMap::from([("planned", plan.cells().len())]),
+        tasks_refused: &plan.refused,
     };
     write_run_info(run_dir, &info)?;
     let summary = run_cells(plan, sandbox, run_dir, journal)?;
@@ -517,6 +526,8 @@ fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {
         reasoning_output_tokens: 0,
         cost_usd: None,
         models: Default::default(),
+        rewards: BTreeMap::new(),
+        network: None,
         wall_s,
         agent_exit: None,
         error: Some(e.0),
@@ -596,7 +607,8 @@ impl CellRun<'_> {
             usage_file: usage_file.clone(),
             model: plan.agent.model.clone(),
         };
-        let mut env = protocol_env(&inv);
+        let mut env = task.env(Phase::Agent);
+        env.extend(protocol_env(&inv));
         env.extend(passed_env(&plan.agent.pass_env, |k| std::env::var(k).ok()));
         let stdout = logs.join(format!("attempt-{n}-agent.stdout"));
         let spec = ExecSpec {
@@ -604,10 +616,11 @@ impl CellRun<'_> {
             env,
             workdir: workdir.clone(),
             timeout: task.agent_timeout(),
-            network: task.config.environment.allow_internet.unwrap_or(true),
+            network: task.network(Phase::Agent),
             stdout: stdout.clone(),
             stderr: logs.join(format!("attempt-{n}-agent.stderr")),
             fresh_dirs: Vec::new(),
+            user: task.user(Phase::Agent).map(str::to_owned),
         };
         let ran = session.exec(&spec)?;
         let out = std::fs::read(&stdout).unwrap_or_default();
@@ -620,6 +633,10 @@ impl CellRun<'_> {
             Err(e) => return Err(CellError::new("reading the agent's usage", e)),
         };
         let mut record = usage_attempt(report.usage, ran.exit);
+        record.network = Some(PhaseNetwork {
+            agent: spec.network,
+            verifier: None,
+        });
         if ran.timed_out {
             record.outcome = Outcome::Timeout;
             record.error = Some(format!(
@@ -643,8 +660,19 @@ impl CellRun<'_> {
             });
             return Ok((record, None));
         }
-        let verdict = verify(session, task, logs, &format!("attempt-{n}-verifier"))?;
+        let verdict = verify(
+            session,
+            task,
+            logs,
+            &format!("attempt-{n}-verifier"),
+            plan.verifier_offline,
+        )?;
+        record.network = Some(PhaseNetwork {
+            agent: spec.network,
+            verifier: Some(verdict.network),
+        });
         record.reward = verdict.reward;
+        record.rewards = verdict.rewards;
         record.outcome = if verdict.passed {
             Outcome::Pass
         } else {
@@ -668,6 +696,8 @@ fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
         reasoning_output_tokens: u.reasoning_output_tokens,
         cost_usd: u.cost_usd,
         models: u.models,
+        rewards: BTreeMap::new(),
+        network: None,
         wall_s: 0.0,
         agent_exit: exit,
         error: None,
@@ -679,22 +709,28 @@ fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
 pub struct Verdict {
     /// Whether it passed: a reward of 1 if one was written, exit 0 otherwise.
     pub passed: bool,
-    /// The reward, if written.
+    /// The reward, if written (`reward` of `reward.json`, else `reward.txt`).
     pub reward: Option<f64>,
+    /// Every numeric field of `reward.json`, when it has more than `reward`.
+    pub rewards: BTreeMap<String, f64>,
     /// Whether the verifier ran out of time (then it did not pass).
     pub timed_out: bool,
+    /// Whether it ran with network.
+    pub network: bool,
     /// The end of its output.
     pub output: String,
 }
 
-/// Copies `tests/` in, runs `tests/test.sh` from the workspace root with networking off
-/// and an empty log folder, and reads the reward. The tests stay until the sandbox is
-/// dropped or the next attempt starts (which removes them before its agent runs).
+/// Copies `tests/` in, runs `tests/test.sh` from the workspace root with the task's network
+/// (none when `offline`), its variables and an empty log folder, and reads the reward. The
+/// tests stay until the sandbox is dropped or the next attempt starts (which removes them
+/// before its agent runs).
 pub fn verify(
     session: &mut dyn Session,
     task: &Task,
     logs: &Path,
     name: &str,
+    offline: bool,
 ) -> Result<Verdict, CellError> {
     let tests = session.path(TESTS_DIR);
     let mut bundle = Bundle::new();
@@ -705,27 +741,24 @@ pub fn verify(
     let verifier_logs = session.path(VERIFIER_LOGS_DIR);
     let stdout = logs.join(format!("{name}.stdout"));
     let stderr = logs.join(format!("{name}.stderr"));
+    let mut env = task.env(Phase::Verifier);
+    env.push(("LOGS_DIR".into(), session.path("/logs")));
     let spec = ExecSpec {
-        // Harbor runs tests with bash; images without it get sh.
-        argv: vec![
-            "sh".into(),
-            "-c".into(),
-            "if command -v bash >/dev/null 2>&1; then exec bash \"$0\"; else exec sh \"$0\"; fi"
-                .into(),
-            format!("{tests}/test.sh"),
-        ],
-        env: vec![("LOGS_DIR".into(), session.path("/logs"))],
+        argv: script_argv(
+            &task.tests_dir().join("test.sh"),
+            &format!("{tests}/test.sh"),
+        ),
+        env,
         workdir: session.workdir(),
         timeout: task.verifier_timeout(),
-        network: false,
+        network: task.network(Phase::Verifier) && !offline,
         stdout: stdout.clone(),
         stderr: stderr.clone(),
         fresh_dirs: vec![verifier_logs.clone()],
+        user: task.user(Phase::Verifier).map(str::to_owned),
     };
     let ran = session.exec(&spec)?;
-    let reward = session
-        .read(&format!("{verifier_logs}/reward.txt"))?
-        .and_then(|b| String::from_utf8_lossy(&b).trim().parse::<f64>().ok());
+    let (reward, rewards) = read_reward(session, &verifier_logs)?;
     let mut output = std::fs::read(&stdout).unwrap_or_default();
     output.extend(std::fs::read(&stderr).unwrap_or_default());
     let passed = !ran.timed_out && reward.map_or(ran.exit == Some(0), |r| r >= 1.0);
@@ -736,14 +769,110 @@ pub fn verify(
     Ok(Verdict {
         passed,
         reward,
+        rewards,
         timed_out: ran.timed_out,
+        network: spec.network,
         output: tail(&output, FEEDBACK_BYTES),
     })
 }
 
+/// How a task script runs, as Harbor runs it: with the interpreter its `#!` line names, and
+/// with bash when it has none (with `sh` in images that have no bash).
+pub fn script_argv(host_script: &Path, sandbox_script: &str) -> Vec<String> {
+    let first = std::fs::read(host_script)
+        .ok()
+        .and_then(|bytes| {
+            let line = bytes.split(|&b| b == b'\n').next()?.to_vec();
+            String::from_utf8(line).ok()
+        })
+        .unwrap_or_default();
+    if let Some(shebang) = first.strip_prefix("#!") {
+        let mut words = shebang.trim().splitn(2, char::is_whitespace);
+        if let Some(interpreter) = words.next().filter(|w| !w.is_empty()) {
+            // The kernel passes everything after the interpreter as one argument.
+            let mut argv = vec![interpreter.to_owned()];
+            argv.extend(
+                words
+                    .next()
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_owned),
+            );
+            argv.push(sandbox_script.to_owned());
+            return argv;
+        }
+    }
+    vec![
+        "sh".into(),
+        "-c".into(),
+        "if command -v bash >/dev/null 2>&1; then exec bash \"$0\"; else exec sh \"$0\"; fi".into(),
+        sandbox_script.to_owned(),
+    ]
+}
+
+/// Reads the reward as Harbor does: the numeric fields of `reward.json` (its `reward`, or
+/// `reward.txt` beside it, or its one numeric field), else `reward.txt`. A reward file that
+/// cannot be read is an error of the cell: the verifier could not judge.
+fn read_reward(
+    session: &mut dyn Session,
+    dir: &str,
+) -> Result<(Option<f64>, BTreeMap<String, f64>), CellError> {
+    let text = session.read(&format!("{dir}/reward.txt"))?;
+    let from_text = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        text.trim().parse::<f64>().map_err(|_| {
+            CellError(format!(
+                "reward.txt holds `{}`, not a number",
+                first_chars(text.trim())
+            ))
+        })
+    };
+    let Some(json) = session.read(&format!("{dir}/reward.json"))? else {
+        return match text {
+            Some(bytes) => Ok((Some(from_text(&bytes)?), BTreeMap::new())),
+            None => Ok((None, BTreeMap::new())),
+        };
+    };
+    let value: serde_json::Value =
+        serde_json::from_slice(&json).map_err(|e| CellError::new("reward.json is not JSON", e))?;
+    let serde_json::Value::Object(fields) = value else {
+        return Err(CellError("reward.json must be a JSON object".into()));
+    };
+    let rewards: BTreeMap<String, f64> = fields
+        .iter()
+        .filter_map(|(k, v)| v.as_f64().filter(|_| v.is_number()).map(|x| (k.clone(), x)))
+        .collect();
+    let reward = match (rewards.get("reward"), &text, rewards.len()) {
+        (Some(r), _, _) => *r,
+        (None, Some(bytes), _) => from_text(bytes)?,
+        (None, None, 1) => rewards.values().copied().sum(),
+        (None, None, _) => {
+            let keys: Vec<&str> = rewards.keys().map(String::as_str).collect();
+            return Err(CellError(format!(
+                "reward.json has no `reward` field and no reward.txt beside it (numeric fields: {})",
+                if keys.is_empty() {
+                    "none".to_owned()
+                } else {
+                    keys.join(", ")
+                }
+            )));
+        }
+    };
+    let rewards = if rewards.len() > 1 {
+        rewards
+    } else {
+        BTreeMap::new()
+    };
+    Ok((Some(reward), rewards))
+}
+
+fn first_chars(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
 /// The reason recorded when the kernel killed a command for lack of memory.
 fn out_of_memory(what: &str, task: &Task) -> String {
-    match task.config.environment.memory_mb {
+    match task.settings.memory_mb {
         Some(mb) => format!("{what} ran out of memory (the task allows {mb} MB)"),
         None => format!("{what} ran out of memory"),
     }
@@ -766,19 +895,21 @@ impl Discrimination {
 }
 
 /// Runs the verifier on the untouched repository, then the oracle, then the verifier again,
-/// in one fresh sandbox. `None` when the task has no solution.
+/// in one fresh sandbox (the verifier without network when `offline`). `None` when the task
+/// has no solution.
 pub fn prove_discrimination(
     sandbox: &dyn Sandbox,
     task: &Task,
     repo: &Bundle,
     logs: &Path,
+    offline: bool,
 ) -> Result<Option<Discrimination>, CellError> {
     let Some(solution_dir) = task.solution_dir() else {
         return Ok(None);
     };
     std::fs::create_dir_all(logs).map_err(|e| CellError::new("creating the log directory", e))?;
     let mut session = sandbox.open(task, repo)?;
-    let untouched = verify(session.as_mut(), task, logs, "untouched-verifier")?;
+    let untouched = verify(session.as_mut(), task, logs, "untouched-verifier", offline)?;
     // The oracle works like an agent: without the tests in sight.
     let tests = session.path(TESTS_DIR);
     session.remove(&[&tests])?;
@@ -789,14 +920,18 @@ pub fn prove_discrimination(
         .map_err(|e| CellError::new("reading the solution", e))?;
     session.upload(&solution, &bundle)?;
     let spec = ExecSpec {
-        argv: vec!["sh".into(), format!("{solution}/solve.sh")],
-        env: Vec::new(),
+        argv: script_argv(
+            &solution_dir.join("solve.sh"),
+            &format!("{solution}/solve.sh"),
+        ),
+        env: task.env(Phase::Solution),
         workdir: session.workdir(),
         timeout: task.agent_timeout(),
-        network: task.config.environment.allow_internet.unwrap_or(true),
+        network: task.network(Phase::Solution),
         stdout: logs.join("oracle.stdout"),
         stderr: logs.join("oracle.stderr"),
         fresh_dirs: Vec::new(),
+        user: task.user(Phase::Agent).map(str::to_owned),
     };
     let ran = session.exec(&spec)?;
     if ran.timed_out || ran.exit != Some(0) {
@@ -806,7 +941,7 @@ pub fn prove_discrimination(
         )));
     }
     session.remove(&[&solution])?;
-    let solved = verify(session.as_mut(), task, logs, "solved-verifier")?;
+    let solved = verify(session.as_mut(), task, logs, "solved-verifier", offline)?;
     Ok(Some(Discrimination { untouched, solved }))
 }
 

@@ -23,6 +23,8 @@ pub fn attempt(outcome: Outcome, input_tokens: u64) -> AttemptRecord {
         reasoning_output_tokens: 0,
         cost_usd: Some(0.01),
         models: Default::default(),
+        rewards: Default::default(),
+        network: None,
         wall_s: 10.0,
         agent_exit: Some(0),
         error: None,

@@ -91,7 +91,7 @@ impl Sandbox for LocalSandbox {
             cgroups,
             limits: Limits {
                 cpus: task.config.environment.cpus,
-                memory_mb: task.config.environment.memory_mb,
+                memory_mb: task.settings.memory_mb,
                 pids: PIDS_LIMIT,
             },
         };
@@ -105,6 +105,22 @@ impl Sandbox for LocalSandbox {
 
     fn interrupted(&self) -> bool {
         INTERRUPTED.load(Ordering::SeqCst)
+    }
+
+    fn refuses(&self, task: &Task) -> Option<String> {
+        [("agent", task.settings.agent_user.as_ref()), ("verifier", task.settings.verifier_user.as_ref())]
+            .into_iter()
+            .find_map(|(table, user)| {
+                user.map(|u| format!("[{table}] user = \"{u}\" is not supported on the local backend (commands run as the user running skillgate); use --backend docker"))
+            })
+    }
+
+    fn notes(&self, task: &Task) -> Vec<String> {
+        task.settings
+            .storage_mb
+            .map(|mb| format!("storage_mb = {mb} is not enforced on the local backend"))
+            .into_iter()
+            .collect()
     }
 }
 

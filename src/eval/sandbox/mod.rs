@@ -58,6 +58,8 @@ pub struct ExecSpec {
     pub stderr: PathBuf,
     /// Session folders emptied (and created) right before the command starts.
     pub fresh_dirs: Vec<String>,
+    /// The user to run as (name or uid); the sandbox's default user when `None`.
+    pub user: Option<String>,
 }
 
 /// How a command ended.
@@ -83,6 +85,18 @@ pub trait Sandbox: Send + Sync {
     /// A fresh sandbox for one cell of `task`, holding `workspace` at its workspace root.
     /// The sandbox is torn down when the session is dropped, on every path.
     fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError>;
+
+    /// Why this backend cannot run `task` as its settings say, in one line naming the
+    /// field; `None` when it can.
+    fn refuses(&self, _task: &Task) -> Option<String> {
+        None
+    }
+
+    /// What of `task`'s settings this backend does not enforce (one line each), said
+    /// wherever the task is checked or run.
+    fn notes(&self, _task: &Task) -> Vec<String> {
+        Vec::new()
+    }
 
     /// Whether the run was interrupted (Ctrl-C): cells that ended after it are not results.
     fn interrupted(&self) -> bool {

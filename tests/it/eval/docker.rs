@@ -88,7 +88,8 @@ fn missing_image_fails_before_any_cell() {
     let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
     std::fs::write(
         task.join("task.toml"),
-        toml.replace(BUSYBOX_IMAGE, "skillgate-no-such-image:0"),
+        // A registry that answers nothing, so the pull fails at once.
+        toml.replace(BUSYBOX_IMAGE, "127.0.0.1:9/skillgate-no-such-image:0"),
     )
     .unwrap();
     let out = tmp.path().join("run");
@@ -96,7 +97,7 @@ fn missing_image_fails_before_any_cell() {
     o.tasks = task;
     let err = evaluate(&o, fixture_skill()).unwrap_err().to_string();
     assert!(
-        err.contains("skillgate-no-such-image:0") && err.contains("missing"),
+        err.contains("skillgate-no-such-image:0") && err.contains("missing and cannot be pulled"),
         "{err}"
     );
     assert!(cells(&out).is_empty());
@@ -146,8 +147,9 @@ fn agent_install_runs_once_per_image_as_a_derived_image() {
     let install = format!(
         "mkdir -p /opt/agent && echo {marker} >/opt/agent/marker && date +%s%N >/opt/agent/when"
     );
-    let tasks =
-        skillgate::eval::task::Task::load_all(&root().join("tasks/remove-command")).unwrap();
+    let tasks = skillgate::eval::task::Task::load_all(&root().join("tasks/remove-command"))
+        .unwrap()
+        .tasks;
     let read_when = |run: &str| {
         let sandbox =
             skillgate::eval::sandbox::docker::DockerSandbox::connect(run, Some(install.clone()))

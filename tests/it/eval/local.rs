@@ -133,6 +133,7 @@ fn run(
         stdout: dir.join("stdout"),
         stderr: dir.join("stderr"),
         fresh_dirs: Vec::new(),
+        user: None,
     };
     let ran = session.exec(&spec).unwrap();
     let stdout = std::fs::read_to_string(dir.join("stdout")).unwrap();
@@ -147,7 +148,7 @@ fn a_command_gets_the_task_limits_and_a_network_only_when_allowed() {
     let task = task_copy(tmp.path(), "remove-command", 30.0);
     edit(&task.join("task.toml"), "cpus = 1", "cpus = 0.5");
     edit(&task.join("task.toml"), "memory_mb = 256", "memory_mb = 64");
-    let tasks = Task::load_all(&task).unwrap();
+    let tasks = Task::load_all(&task).unwrap().tasks;
     let sandbox = LocalSandbox::default();
     sandbox.prepare(&tasks).unwrap();
     let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();

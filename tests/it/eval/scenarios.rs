@@ -308,13 +308,20 @@ pub fn pid_limit(backend: Backend, scratch: &Path) {
     );
 }
 
-/// The verifier has no network but loopback, even when the agent had one.
+/// The verifier follows the task's own network settings: under `[verifier] network_mode =
+/// "no-network"` it has no network but loopback, even when the agent had one; the journal
+/// says which phase had network.
 pub fn verifier_offline(backend: Backend, scratch: &Path) {
     let task = task_copy(scratch, "remove-command", 30.0);
     edit(
         &task.join("task.toml"),
         "allow_internet = false",
         "allow_internet = true",
+    );
+    edit(
+        &task.join("task.toml"),
+        "[verifier]\n",
+        "[verifier]\nnetwork_mode = \"no-network\"\n",
     );
     // Passes only when loopback is the one interface.
     std::fs::write(
@@ -325,6 +332,8 @@ pub fn verifier_offline(backend: Backend, scratch: &Path) {
     let count = "echo \"interfaces: $(grep -c : /proc/net/dev)\"\n";
     let (cell, out) = one_cell(backend, scratch, task, count);
     assert_eq!(cell.outcome, Outcome::Pass, "{cell:?}");
+    let network = cell.attempts[0].network.unwrap();
+    assert_eq!((network.agent, network.verifier), (true, Some(false)));
     let logs = agent_logs(&out);
     let seen: u32 = logs[0]
         .1
@@ -423,9 +432,15 @@ fn cells_on_disk(out: &Path) -> usize {
 pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path) {
     let repo = skillgate::eval::repo_bundle(&fixture("repos/inventory"), true).unwrap();
     let skill = fixture_skill();
-    let checks =
-        skillgate::eval::check_tasks(&root().join("tasks"), Some(&skill), &repo, sandbox, logs)
-            .unwrap();
+    let checks = skillgate::eval::check_tasks(
+        &root().join("tasks"),
+        Some(&skill),
+        &repo,
+        sandbox,
+        logs,
+        false,
+    )
+    .unwrap();
     assert_eq!(checks.len(), 3);
     for check in &checks {
         assert!(
