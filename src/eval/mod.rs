@@ -188,12 +188,11 @@ pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
         .clone()
         .or_else(|| options.agent.default_program().map(str::to_owned))
         .unwrap_or_default();
-    // Inside a container the host's files are out of reach: a program given as a host path
-    // (its first word) is uploaded with the cell.
+    // Inside a container, or under the local backend's private `/tmp`, a program given as a
+    // host path (its first word) may be out of reach: it is uploaded with the cell.
     let first = program.split_whitespace().next().unwrap_or_default();
     let host = std::path::Path::new(first);
-    let host_program =
-        (options.backend == args::Backend::Docker && host.is_file()).then(|| host.to_owned());
+    let host_program = host.is_file().then(|| host.to_owned());
     runner::AgentSetup {
         kind: options.agent,
         program,

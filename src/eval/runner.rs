@@ -810,52 +810,63 @@ pub fn script_argv(host_script: &Path, sandbox_script: &str) -> Vec<String> {
     ]
 }
 
-/// Reads the reward as Harbor does: the numeric fields of `reward.json` (its `reward`, or
-/// `reward.txt` beside it, or its one numeric field), else `reward.txt`. A reward file that
-/// cannot be read is an error of the cell: the verifier could not judge.
+/// Reads the reward files the verifier left in `dir` (see [`parse_reward`]).
 fn read_reward(
     session: &mut dyn Session,
     dir: &str,
 ) -> Result<(Option<f64>, BTreeMap<String, f64>), CellError> {
     let text = session.read(&format!("{dir}/reward.txt"))?;
+    let json = session.read(&format!("{dir}/reward.json"))?;
+    parse_reward(json.as_deref(), text.as_deref()).map_err(CellError)
+}
+
+/// The reward as Harbor reads it: the numeric fields of `reward.json` (its `reward`, else
+/// `reward.txt` beside it, else its one numeric field), else `reward.txt`. A reward file
+/// that cannot be read is an error (the verifier could not judge); no file is no reward.
+/// The map holds every numeric field of `reward.json` when it has more than one.
+pub fn parse_reward(
+    json: Option<&[u8]>,
+    text: Option<&[u8]>,
+) -> Result<(Option<f64>, BTreeMap<String, f64>), String> {
     let from_text = |bytes: &[u8]| {
         let text = String::from_utf8_lossy(bytes);
         text.trim().parse::<f64>().map_err(|_| {
-            CellError(format!(
+            format!(
                 "reward.txt holds `{}`, not a number",
                 first_chars(text.trim())
-            ))
+            )
         })
     };
-    let Some(json) = session.read(&format!("{dir}/reward.json"))? else {
+    let Some(json) = json else {
         return match text {
-            Some(bytes) => Ok((Some(from_text(&bytes)?), BTreeMap::new())),
+            Some(bytes) => Ok((Some(from_text(bytes)?), BTreeMap::new())),
             None => Ok((None, BTreeMap::new())),
         };
     };
     let value: serde_json::Value =
-        serde_json::from_slice(&json).map_err(|e| CellError::new("reward.json is not JSON", e))?;
+        serde_json::from_slice(json).map_err(|e| format!("reward.json is not JSON: {e}"))?;
     let serde_json::Value::Object(fields) = value else {
-        return Err(CellError("reward.json must be a JSON object".into()));
+        return Err("reward.json must be a JSON object".into());
     };
     let rewards: BTreeMap<String, f64> = fields
         .iter()
-        .filter_map(|(k, v)| v.as_f64().filter(|_| v.is_number()).map(|x| (k.clone(), x)))
+        .filter(|(_, v)| v.is_number())
+        .filter_map(|(k, v)| v.as_f64().map(|x| (k.clone(), x)))
         .collect();
-    let reward = match (rewards.get("reward"), &text, rewards.len()) {
+    let reward = match (rewards.get("reward"), text, rewards.len()) {
         (Some(r), _, _) => *r,
         (None, Some(bytes), _) => from_text(bytes)?,
         (None, None, 1) => rewards.values().copied().sum(),
         (None, None, _) => {
             let keys: Vec<&str> = rewards.keys().map(String::as_str).collect();
-            return Err(CellError(format!(
+            return Err(format!(
                 "reward.json has no `reward` field and no reward.txt beside it (numeric fields: {})",
                 if keys.is_empty() {
                     "none".to_owned()
                 } else {
                     keys.join(", ")
                 }
-            )));
+            ));
         }
     };
     let rewards = if rewards.len() > 1 {
@@ -1037,6 +1048,66 @@ pub fn rfc3339(t: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rewards_are_read_as_harbor_reads_them() {
+        let p = |json: Option<&str>, text: Option<&str>| {
+            parse_reward(json.map(str::as_bytes), text.map(str::as_bytes))
+        };
+        assert_eq!(p(None, None), Ok((None, BTreeMap::new())));
+        assert_eq!(p(None, Some("0\n")).unwrap().0, Some(0.0));
+        let (reward, all) = p(
+            Some(r#"{"reward": 0.75, "tests": 8, "note": "x", "ok": true}"#),
+            None,
+        )
+        .unwrap();
+        assert_eq!(reward, Some(0.75));
+        assert_eq!(
+            all,
+            BTreeMap::from([("reward".to_owned(), 0.75), ("tests".to_owned(), 8.0)])
+        );
+        // reward.json wins over reward.txt; without `reward` the text gives it.
+        assert_eq!(p(Some(r#"{"reward": 1}"#), Some("0")).unwrap().0, Some(1.0));
+        assert_eq!(
+            p(Some(r#"{"accuracy": 0.5, "f1": 0.4}"#), Some("1"))
+                .unwrap()
+                .0,
+            Some(1.0)
+        );
+        assert_eq!(p(Some(r#"{"accuracy": 0.5}"#), None).unwrap().0, Some(0.5));
+        assert!(
+            p(Some(r#"{"accuracy": 0.5, "f1": 0.4}"#), None)
+                .unwrap_err()
+                .contains("accuracy, f1")
+        );
+        assert!(p(Some("[1]"), None).is_err());
+        assert!(p(None, Some("passed")).unwrap_err().contains("`passed`"));
+    }
+
+    #[test]
+    fn scripts_run_with_their_interpreter_or_bash() {
+        let tmp = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = tmp.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        assert_eq!(
+            script_argv(
+                &write("a", "#!/usr/bin/env bash\nset -e\n"),
+                "/tests/test.sh"
+            ),
+            ["/usr/bin/env", "bash", "/tests/test.sh"]
+        );
+        assert_eq!(
+            script_argv(&write("b", "#! /bin/bash -eu\n"), "/s.sh"),
+            ["/bin/bash", "-eu", "/s.sh"]
+        );
+        let plain = script_argv(&write("c", "names=(a b)\n"), "/solution/solve.sh");
+        assert_eq!(plain[0], "sh");
+        assert!(plain[2].contains("exec bash"), "{plain:?}");
+        assert_eq!(plain[3], "/solution/solve.sh");
+    }
 
     #[test]
     fn rfc3339_formats_known_instants() {

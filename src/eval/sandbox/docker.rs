@@ -525,6 +525,16 @@ impl Sandbox for DockerSandbox {
         self.stopping.load(Ordering::SeqCst)
     }
 
+    fn notes(&self, task: &Task) -> Vec<String> {
+        // Docker limits a container's disk only on some storage drivers; like Harbor's own
+        // Docker environment, skillgate does not ask for it.
+        task.settings
+            .storage_mb
+            .map(|mb| format!("storage_mb = {mb} is not enforced on the docker backend"))
+            .into_iter()
+            .collect()
+    }
+
     fn after_interrupt(&self) {
         // The interrupt handler removes this run's containers and ends the process.
         std::thread::sleep(std::time::Duration::from_secs(5));

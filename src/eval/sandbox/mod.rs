@@ -7,6 +7,7 @@
 pub mod cgroup;
 pub mod docker;
 pub mod local;
+pub mod mounts;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -303,3 +303,19 @@ fn a_failing_build_is_one_error_before_any_cell() {
     );
     assert!(cells(&out).is_empty());
 }
+
+#[test]
+fn harbor_tasks_check() {
+    let sandbox = docker_with_bash("image-setup");
+    scenarios::harbor_tasks_check(
+        "docker",
+        "storage_mb = 1024 is not enforced on the docker backend",
+    );
+    // The task whose image cannot be pulled was built from its Dockerfile.
+    let task = root().join("fixtures/harbor-tasks/count-reward-txt/environment");
+    let hash = skillgate::eval::task::tree_sha256(&task).unwrap();
+    remove_image(
+        &sandbox,
+        &format!("skillgate-task-count-reward-txt:{}", &hash[..12]),
+    );
+}

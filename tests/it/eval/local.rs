@@ -260,3 +260,79 @@ fn verifier_offline() {
     let tmp = scratch();
     scenarios::verifier_offline(Backend::Local, tmp.path());
 }
+
+/// The host paths Harbor tasks write (`/app`, `/tests`, `/logs`, `/solution`), each as a
+/// sorted listing of what is there (nothing when absent).
+fn host_task_paths() -> Vec<(String, Vec<String>)> {
+    ["/app", "/tests", "/logs", "/solution"]
+        .iter()
+        .map(|dir| {
+            let mut found = Vec::new();
+            let mut stack = vec![std::path::PathBuf::from(dir)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let meta = e.metadata().unwrap();
+                    found.push(format!(
+                        "{} {} {:?}",
+                        e.path().display(),
+                        meta.len(),
+                        meta.modified().ok()
+                    ));
+                    if meta.is_dir() {
+                        stack.push(e.path());
+                    }
+                }
+            }
+            found.sort();
+            ((*dir).to_owned(), found)
+        })
+        .collect()
+}
+
+#[test]
+fn harbor_tasks_check_touches_no_host_path() {
+    let before = host_task_paths();
+    scenarios::harbor_tasks_check(
+        "local",
+        "storage_mb = 1024 is not enforced on the local backend",
+    );
+    assert_eq!(host_task_paths(), before, "a task wrote on the host");
+}
+
+/// Every command sees the cell's folders at the task's paths; what it writes there, and in
+/// `/tmp`, stays in the cell.
+#[test]
+fn absolute_paths_stay_in_the_cell() {
+    let tmp = scratch();
+    let sandbox = LocalSandbox::default();
+    let tasks = Task::load_all(&root().join("tasks/remove-command"))
+        .unwrap()
+        .tasks;
+    sandbox.prepare(&tasks).unwrap();
+    let before = host_task_paths();
+    let probe = format!("/tmp/skillgate-probe-{}", std::process::id());
+    let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
+    let script = format!(
+        "pwd; mkdir -p /logs/verifier /tests; echo 0.5 > /logs/verifier/reward.txt; \
+         echo made > /app/made.txt; echo t > /tests/t; echo p > {probe}; ls /app"
+    );
+    let printed = run(session.as_mut(), tmp.path(), &["sh", "-c", &script], false);
+    assert_eq!(printed, "/app\nmade.txt\n");
+    assert_eq!(
+        session
+            .read("/logs/verifier/reward.txt")
+            .unwrap()
+            .as_deref(),
+        Some(&b"0.5\n"[..])
+    );
+    assert_eq!(
+        session.read("/app/made.txt").unwrap().as_deref(),
+        Some(&b"made\n"[..])
+    );
+    assert_eq!(session.read(&probe).unwrap().as_deref(), Some(&b"p\n"[..]));
+    assert!(
+        !std::path::Path::new(&probe).exists(),
+        "{probe} written on the host"
+    );
+    assert_eq!(host_task_paths(), before, "a command wrote on the host");
+}

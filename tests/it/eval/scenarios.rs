@@ -453,3 +453,37 @@ pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path)
         assert!(d.holds(), "{}: {d:?}", check.task);
     }
 }
+
+/// `skillgate tasks check` of the Harbor look-alikes: the two runnable tasks prove they
+/// discriminate (reward.json and reward.txt read, bash scripts, absolute paths, env tables),
+/// the multi-step and the broken task are each one problem line, and the others still run.
+pub fn harbor_tasks_check(backend: &str, storage_note: &str) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(fixture("harbor-tasks"))
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", backend])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut expected = vec![
+        "problem  broken-config: task.toml: unclosed table, expected `]`".to_owned(),
+        "ok       count-reward-txt".to_owned(),
+    ];
+    if !storage_note.is_empty() {
+        expected.push(format!("note     low-stock-json: {storage_note}"));
+    }
+    expected.extend([
+        "ok       low-stock-json".to_owned(),
+        "problem  two-steps: multi-step tasks (`steps`) are not supported".to_owned(),
+        "4 tasks, 2 with problems".to_owned(),
+    ]);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        expected,
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+}
