@@ -115,6 +115,11 @@ pub struct CellRecord {
     pub output_tokens: u64,
     /// Sum of the attempts' wall times.
     pub wall_s: f64,
+    /// Skills the task's environment already held in an agent's skill folder (such as
+    /// `/root/.claude/skills/NAME`), removed before the agent ran so that only the
+    /// condition's own skill is there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environment_skills_removed: Vec<String>,
 }
 
 /// The identity of a cell: what must be equal for two cells to be the same measurement.
@@ -160,6 +165,7 @@ impl CellRecord {
             input_tokens: attempts.iter().map(|a| a.input_tokens).sum(),
             output_tokens: attempts.iter().map(|a| a.output_tokens).sum(),
             wall_s: attempts.iter().map(|a| a.wall_s).sum(),
+            environment_skills_removed: Vec::new(),
             attempts,
             skill_sha256: key.skill_sha256,
             task: key.task,

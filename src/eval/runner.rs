@@ -302,6 +302,7 @@ fn run_cells(
         progress: Progress::new(todo.len() as u64, plan.quiet),
         state: Mutex::new(WorkState {
             journal,
+            noted: std::collections::HashSet::new(),
             summary,
             todo: todo.into_iter(),
             failure: None,
@@ -331,6 +332,8 @@ fn run_cells(
 /// What the workers share, behind one lock: taking a cell and journaling one are short.
 struct WorkState {
     journal: Journal,
+    /// Tasks whose removed environment skills were already reported.
+    noted: std::collections::HashSet<String>,
     summary: RunSummary,
     todo: std::vec::IntoIter<(CellKey, usize)>,
     failure: Option<EvalError>,
@@ -407,6 +410,13 @@ impl Workers<'_> {
             state.failure.get_or_insert(e);
             return false;
         }
+        if !cell.environment_skills_removed.is_empty() && state.noted.insert(cell.task.clone()) {
+            eprintln!(
+                "note: the environment of task {} holds skills where agents look ({}); they are removed in every cell, so only the condition's own skill is there",
+                cell.task,
+                cell.environment_skills_removed.join(", ")
+            );
+        }
         let totals = &mut state.summary;
         if from_cache {
             totals.cached += 1;
@@ -456,14 +466,18 @@ fn run_cell(
             .join("logs")
             .join(&task.id)
             .join(format!("{}-s{}-r{retry}", key.condition, key.seed));
-        let attempts = match std::fs::create_dir_all(&logs) {
+        let (attempts, removed) = match std::fs::create_dir_all(&logs) {
             Ok(()) => run_attempts(plan, sandbox, task, skill, workspace, &logs),
-            Err(e) => vec![error_attempt(
-                0.0,
-                CellError::new("creating the log directory", e),
-            )],
+            Err(e) => (
+                vec![error_attempt(
+                    0.0,
+                    CellError::new("creating the log directory", e),
+                )],
+                Vec::new(),
+            ),
         };
-        let cell = CellRecord::new(key.clone(), attempts);
+        let mut cell = CellRecord::new(key.clone(), attempts);
+        cell.environment_skills_removed = removed;
         let done = cell.outcome != Outcome::Error;
         record = Some(cell);
         if done {
@@ -480,12 +494,18 @@ fn run_attempts(
     skill: Option<&PresentedSkill>,
     workspace: &Bundle,
     logs: &Path,
-) -> Vec<AttemptRecord> {
+) -> (Vec<AttemptRecord>, Vec<String>) {
     let started = Instant::now();
     let mut session = match sandbox.open(task, workspace) {
         Ok(s) => s,
-        Err(e) => return vec![error_attempt(started.elapsed().as_secs_f64(), e)],
+        Err(e) => {
+            return (
+                vec![error_attempt(started.elapsed().as_secs_f64(), e)],
+                Vec::new(),
+            );
+        }
     };
+    let removed = session.removed_skills();
     let cell = CellRun {
         plan,
         task,
@@ -512,7 +532,7 @@ fn run_attempts(
             break;
         }
     }
-    attempts
+    (attempts, removed)
 }
 
 fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {

@@ -57,6 +57,7 @@ pub fn cell_with(
         input_tokens: attempts.iter().map(|a| a.input_tokens).sum(),
         output_tokens: attempts.iter().map(|a| a.output_tokens).sum(),
         wall_s: attempts.iter().map(|a| a.wall_s).sum(),
+        environment_skills_removed: Vec::new(),
         attempts,
     }
 }

@@ -86,14 +86,20 @@ struct ResultModelUsage {
 }
 
 /// Reads the run's totals and failure from its stream; lines that are not JSON are skipped.
-pub fn report(stdout: &[u8]) -> AgentReport {
+/// A stream with neither a `result` nor an `assistant` event is an error: reporting zero
+/// tokens for it would be a silent lie.
+pub fn report(stdout: &[u8]) -> Result<AgentReport, String> {
     let mut per_message: HashMap<String, MessageUsage> = HashMap::new();
     let mut anonymous = Vec::new();
     let mut result = None;
+    let mut assistant_lines = 0;
     for line in stdout.split(|&b| b == b'\n') {
         let Ok(event) = serde_json::from_slice::<Event>(line) else {
             continue;
         };
+        if event.kind == "assistant" {
+            assistant_lines += 1;
+        }
         match (event.kind.as_str(), event.message) {
             ("assistant", Some(Message { id, usage: Some(u) })) => match id {
                 Some(id) => {
@@ -111,13 +117,17 @@ pub fn report(stdout: &[u8]) -> AgentReport {
         }
     }
     match result {
-        Some(result) => from_result(result),
+        Some(result) => Ok(from_result(result)),
+        None if assistant_lines == 0 => Err(
+            "no stream-json event with usage in the output: is this `claude -p --output-format stream-json --verbose`?"
+                .to_owned(),
+        ),
         None => {
             let mut total = Usage::default();
             for u in per_message.values().chain(&anonymous) {
                 add(&mut total, u);
             }
-            AgentReport::ok(total)
+            Ok(AgentReport::ok(total))
         }
     }
 }
@@ -208,7 +218,7 @@ mod tests {
 {"type":"assistant","message":{"id":"msg_2","usage":{"input_tokens":30,"output_tokens":5}}}
 not json at all
 "#;
-        let r = report(stream);
+        let r = report(stream).unwrap();
         let u = r.usage;
         assert_eq!(
             (
@@ -223,11 +233,20 @@ not json at all
     }
 
     #[test]
+    fn output_without_events_is_refused() {
+        assert!(
+            report(b"plain text\n{\"type\":\"system\"}\n")
+                .unwrap_err()
+                .contains("stream-json")
+        );
+    }
+
+    #[test]
     fn the_result_usage_wins_over_snapshots_when_there_is_no_model_split() {
         let stream = br#"{"type":"assistant","message":{"id":"msg_1","usage":{"input_tokens":100,"output_tokens":1}}}
 {"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.0123,"usage":{"input_tokens":999,"output_tokens":77}}
 "#;
-        let u = report(stream).usage;
+        let u = report(stream).unwrap().usage;
         assert_eq!((u.input_tokens, u.output_tokens), (999, 77));
         assert_eq!(u.cost_usd, Some(0.0123));
         assert!(u.models.is_empty());
@@ -236,7 +255,7 @@ not json at all
     #[test]
     fn an_error_result_is_a_failure_named_by_its_subtype() {
         let stream = br#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":3,"total_cost_usd":0.5,"usage":{"input_tokens":5,"output_tokens":6}}"#;
-        let r = report(stream);
+        let r = report(stream).unwrap();
         assert_eq!(
             r.failure.as_deref(),
             Some("claude-code reported error_max_turns")
@@ -244,7 +263,7 @@ not json at all
         assert_eq!(r.usage.output_tokens, 6);
         let stream = br#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: model not found\nmore","usage":{}}"#;
         assert_eq!(
-            report(stream).failure.as_deref(),
+            report(stream).unwrap().failure.as_deref(),
             Some("claude-code reported success: API Error: model not found")
         );
     }

@@ -186,7 +186,7 @@ impl AgentKind {
     /// or its usage file. An error means the output cannot be read at all.
     pub fn report(self, stdout: &[u8], usage_file: Option<&[u8]>) -> Result<AgentReport, String> {
         match self {
-            Self::ClaudeCode => Ok(claude_code::report(stdout)),
+            Self::ClaudeCode => claude_code::report(stdout),
             Self::Codex => codex::report(stdout),
             Self::Command => command::usage(usage_file).map(AgentReport::ok),
         }

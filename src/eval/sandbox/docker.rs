@@ -26,7 +26,9 @@ use tokio::task::JoinHandle;
 
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::oom_kill_count;
-use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
+use crate::eval::sandbox::{
+    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, remove_skills_script,
+};
 use crate::eval::task::{Phase, Task};
 
 /// Label on every container skillgate starts.
@@ -572,9 +574,23 @@ impl Sandbox for DockerSandbox {
             workdir: image.workdir,
             connected: network,
             oom_kills: 0,
+            removed_skills: Vec::new(),
         };
         let workdir = session.workdir.clone();
         session.upload(&workdir, workspace)?;
+        let script = remove_skills_script();
+        let (out, code) = self.block_on(
+            session.helper(&["sh", "-c", &script], "removing the environment's skills"),
+        )?;
+        if code != Some(0) {
+            return Err(CellError(format!(
+                "removing the skills the environment holds failed (exit {code:?})"
+            )));
+        }
+        session.removed_skills = String::from_utf8_lossy(&out)
+            .lines()
+            .map(str::to_owned)
+            .collect();
         Ok(Box::new(session))
     }
 }
@@ -587,6 +603,8 @@ struct DockerSession<'a> {
     connected: bool,
     /// OOM kills the container had counted after the last command.
     oom_kills: u64,
+    /// Skills the image held in an agent's skill folder, removed at the start.
+    removed_skills: Vec<String>,
 }
 
 impl Drop for DockerSession<'_> {
@@ -817,6 +835,10 @@ impl Session for DockerSession<'_> {
 
     fn read(&mut self, path: &str) -> Result<Option<Vec<u8>>, CellError> {
         self.sandbox.block_on(self.download(path))
+    }
+
+    fn removed_skills(&self) -> Vec<String> {
+        self.removed_skills.clone()
     }
 
     fn remove(&mut self, paths: &[&str]) -> Result<(), CellError> {

@@ -128,6 +128,39 @@ pub trait Session {
 
     /// Removes files or directory trees (missing ones are fine), in one step.
     fn remove(&mut self, paths: &[&str]) -> Result<(), CellError>;
+
+    /// Skills the environment held in an agent's skill folder ([`AGENT_SKILL_DIRS`]),
+    /// removed when the session opened.
+    fn removed_skills(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Where agents look for skills outside the workspace (their user-level folders). A task's
+/// image may ship skills there (benchmarks copy theirs in); they are removed in every cell,
+/// so that the only skill an agent finds is the one its condition places.
+pub const AGENT_SKILL_DIRS: [&str; 8] = [
+    "$HOME/.claude/skills",
+    "/root/.claude/skills",
+    "$HOME/.agents/skills",
+    "/root/.agents/skills",
+    "$HOME/.codex/skills",
+    "/root/.codex/skills",
+    "/etc/claude-code/skills",
+    "/etc/codex/skills",
+];
+
+/// A shell script printing, then removing, every entry of [`AGENT_SKILL_DIRS`].
+pub fn remove_skills_script() -> String {
+    let dirs: Vec<String> = AGENT_SKILL_DIRS
+        .iter()
+        .map(|d| format!("\"{d}\""))
+        .collect();
+    format!(
+        "for d in {}; do [ -d \"$d\" ] || continue; for s in \"$d\"/* \"$d\"/.[!.]*; do \
+         [ -e \"$s\" ] || continue; echo \"$s\"; rm -rf \"$s\" || exit 97; done; done",
+        dirs.join(" ")
+    )
 }
 
 /// The contents of one bundled file.

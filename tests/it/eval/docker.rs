@@ -319,3 +319,62 @@ fn harbor_tasks_check() {
         &format!("skillgate-task-count-reward-txt:{}", &hash[..12]),
     );
 }
+
+/// Skills an image ships in an agent's skill folder are removed in every condition and the
+/// journal names them; the condition's own skill is still placed.
+#[test]
+fn environment_skills_are_removed_in_every_condition() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let dockerfile = format!(
+        "FROM {BUSYBOX_IMAGE}\nWORKDIR /app\nRUN mkdir -p /root/.claude/skills/bundled /root/.agents/skills/other \\\n && echo {} > /root/.claude/skills/bundled/SKILL.md && echo x > /root/.agents/skills/other/SKILL.md\n",
+        std::process::id()
+    );
+    let task = built_task(tmp.path(), &dockerfile);
+    std::fs::write(task.join("tests/test.sh"), "exit 1\n").unwrap();
+    let agent = script(
+        tmp.path(),
+        "look.sh",
+        "echo \"home: $(ls -A /root/.claude/skills | wc -l) $(ls -A /root/.agents/skills | wc -l)\"\n\
+         echo \"placed: $(ls .claude/skills 2>/dev/null)\"\n",
+    );
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = task.clone();
+    o.agent = skillgate::eval::agent::AgentKind::ClaudeCode;
+    o.agent_cmd = Some(agent);
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(cells.len(), 2);
+    for cell in &cells {
+        // The look-alike agent prints no stream-json: its usage cannot be read.
+        assert_eq!(cell.outcome, skillgate::eval::Outcome::Error, "{cell:?}");
+        assert_eq!(
+            cell.environment_skills_removed,
+            ["/root/.claude/skills/bundled", "/root/.agents/skills/other"],
+            "{cell:?}"
+        );
+    }
+    for (path, log) in agent_logs(&out) {
+        let home = log
+            .lines()
+            .find(|l| l.starts_with("home:"))
+            .unwrap_or_default();
+        assert_eq!(home.trim(), "home: 0 0", "{}", path.display());
+        let placed = log
+            .lines()
+            .find(|l| l.starts_with("placed:"))
+            .unwrap_or_default();
+        let expected = if path.to_string_lossy().contains("/C0-") {
+            "placed:"
+        } else {
+            "placed: inventory-conventions"
+        };
+        assert_eq!(placed.trim(), expected, "{}", path.display());
+    }
+    let hash = skillgate::eval::task::tree_sha256(&task.join("environment")).unwrap();
+    remove_image(
+        &docker("image-setup"),
+        &format!("skillgate-task-remove-command:{}", &hash[..12]),
+    );
+}
