@@ -10,8 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use skillgate::config::Config;
-use skillgate::lint::{self, Selection};
+use skillgate::lint::{self, Settings};
 use skillgate::skill::Skill;
 
 fn main() {
@@ -38,8 +37,7 @@ fn main() {
     let start = Instant::now();
     skillgate::skill::tokens::count("warm up");
     let vocabulary = start.elapsed();
-    let config = Config::default();
-    let selection = Selection::default();
+    let settings = Settings::default();
     let mut times = Vec::with_capacity(skills.len());
     let mut unreadable = Vec::new();
     for round in 0..5 {
@@ -47,7 +45,7 @@ fn main() {
             let t = Instant::now();
             match Skill::load(path) {
                 Ok(skill) => {
-                    std::hint::black_box(lint::check(&skill, &config, None, &selection));
+                    std::hint::black_box(lint::check(&skill, &settings, None));
                 }
                 Err(e) if round == 0 => unreadable.push(e.to_string()),
                 Err(_) => {}

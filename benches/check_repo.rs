@@ -10,8 +10,7 @@ use std::fmt::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use skillgate::config::Config;
-use skillgate::lint::{self, Selection};
+use skillgate::lint::{self, Settings};
 use skillgate::project;
 use skillgate::skill::Skill;
 
@@ -36,15 +35,14 @@ fn main() -> std::io::Result<()> {
         return Ok(());
     };
     skillgate::skill::tokens::count("warm up");
-    let config = Config::default();
-    let selection = Selection::default();
+    let settings = Settings::default();
     let t = Instant::now();
-    let first = lint::review(&skill, &config, Some(&project), &selection);
+    let first = lint::review(&skill, &settings, Some(&project));
     let first_time = t.elapsed();
     let mut times: Vec<Duration> = (0..50)
         .map(|_| {
             let t = Instant::now();
-            std::hint::black_box(lint::review(&skill, &config, Some(&project), &selection));
+            std::hint::black_box(lint::review(&skill, &settings, Some(&project)));
             t.elapsed()
         })
         .collect();

@@ -8,8 +8,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use skillgate::eval::Backend;
 use skillgate::eval::agent::AgentKind;
-use skillgate::eval::args::Backend;
 use skillgate::eval::{Condition, EvalOptions, Placement, SkillParts, evaluate};
 
 fn main() {
@@ -77,6 +77,8 @@ fn measure(backend: Backend, jobs: usize, cells: u32) -> Result<f64, skillgate::
         pass_env: Vec::new(),
         install: None,
         quiet: true,
+        verifier_offline: false,
+        build: false,
     };
     let skill = SkillParts {
         name: "overhead".into(),

@@ -6,10 +6,9 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{Config, FailOn};
-use crate::eval::{EvalArgs, EvalError, TasksCheckArgs};
+use crate::config::{Config, ConfigError, FailOn};
 use crate::lint::baseline::Baseline;
-use crate::lint::{self, RULES, Rule, Selection};
+use crate::lint::{self, RULES, Rule};
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
@@ -136,8 +135,8 @@ struct CheckArgs {
     #[arg(long, value_name = "DIR")]
     repo: Option<PathBuf>,
     /// Output format.
-    #[arg(long, short, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, short, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
     /// Run only these rules (codes or prefixes, e.g. SG2,SG301); replaces the config's list.
     #[arg(long, value_delimiter = ',', value_name = "CODES")]
     select: Vec<String>,
@@ -155,10 +154,64 @@ struct CheckArgs {
     write_baseline: Option<PathBuf>,
     /// Lowest severity that makes the exit status 1 [default: error].
     #[arg(long, value_enum, value_name = "LEVEL")]
-    fail_on: Option<FailOn>,
+    fail_on: Option<FailOnArg>,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+}
+
+/// Output formats of `skillgate check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    /// Diagnostics with source lines, labels and help (the default).
+    Human,
+    /// One line per finding: `path:line:col: CODE message`.
+    Concise,
+    /// The stable JSON contract (docs/json.md).
+    Json,
+    /// SARIF 2.1.0, for GitHub code scanning and other SARIF consumers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// Markdown for step summaries and pull request comments.
+    Markdown,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Human => Format::Human,
+            FormatArg::Concise => Format::Concise,
+            FormatArg::Json => Format::Json,
+            FormatArg::Sarif => Format::Sarif,
+            FormatArg::Github => Format::Github,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
+}
+
+/// When a run fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum FailOnArg {
+    /// Fail on any error-level finding.
+    Error,
+    /// Fail on warnings and errors.
+    Warning,
+    /// Fail on any finding.
+    Info,
+    /// Never fail because of findings.
+    Never,
+}
+
+impl From<FailOnArg> for FailOn {
+    fn from(arg: FailOnArg) -> FailOn {
+        match arg {
+            FailOnArg::Error => FailOn::Error,
+            FailOnArg::Warning => FailOn::Warning,
+            FailOnArg::Info => FailOn::Info,
+            FailOnArg::Never => FailOn::Never,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -168,15 +221,18 @@ enum ColorChoice {
     Never,
 }
 
+mod error;
+mod eval_args;
 mod evaluate;
 
-/// Exit status for usage and input errors.
-const EXIT_INPUT: u8 = 2;
+use error::EXIT_INPUT;
+pub use error::Error;
+use eval_args::{EvalArgs, TasksCheckArgs};
 
 /// Parse arguments and run; the binary's whole `main`.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
+    let result = match cli.command {
         Command::Check(args) => check(&args),
         Command::Rules { markdown } => {
             let text = if markdown {
@@ -184,64 +240,51 @@ pub fn main() -> ExitCode {
             } else {
                 rules_table()
             };
-            print(&text)
+            print(&text).map(|()| ExitCode::SUCCESS)
         }
         Command::Rule { code } => match lint::rule(&code) {
-            Some(rule) => print(&rule_text(rule)),
-            None => fail(&format!("no rule {code:?}; `skillgate rules` lists them")),
+            Some(rule) => print(&rule_text(rule)).map(|()| ExitCode::SUCCESS),
+            None => Err(Error::usage(
+                format!("no rule {code:?}"),
+                Some("`skillgate rules` lists them"),
+            )),
         },
-        Command::Eval(command) => finish(evaluate::run(*command)),
+        Command::Eval(command) => evaluate::run(*command),
         Command::Tasks {
             command: TasksCommand::Check(args),
-        } => finish(evaluate::tasks_check(&args)),
-        Command::Report(args) => finish(evaluate::report(&args)),
-    }
+        } => evaluate::tasks_check(&args),
+        Command::Report(args) => evaluate::report(&args),
+    };
+    result.unwrap_or_else(|e| e.report())
 }
 
-/// Exit status of an evaluation command: its own, 130 after Ctrl-C, 2 on any error.
-fn finish(result: Result<ExitCode, EvalError>) -> ExitCode {
-    match result {
-        Ok(code) => code,
-        Err(EvalError::Interrupted) => ExitCode::from(130),
-        Err(e) => fail(&e.to_string()),
-    }
-}
-
-fn check(args: &CheckArgs) -> ExitCode {
+fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     let project = match &args.repo {
         Some(repo) if !repo.exists() => {
-            return fail(&format!(
-                "{}: the repository folder does not exist",
-                repo.display()
+            return Err(Error::usage(
+                format!("{}: the repository folder does not exist", repo.display()),
+                None,
             ));
         }
-        Some(repo) => match project::scan(repo) {
-            Ok(project) => Some(project),
-            Err(e) => return fail(&e.to_string()),
-        },
+        Some(repo) => Some(project::scan(repo)?),
         None => None,
     };
-    let config = match load_config(args) {
-        Ok(c) => c,
-        Err(e) => return fail(&e),
-    };
-    let selection = Selection {
-        select: if args.select.is_empty() {
-            config.select.clone()
-        } else {
-            args.select.clone()
-        },
-        ignore: config.ignore.iter().chain(&args.ignore).cloned().collect(),
-    };
-    if let Some(bad) = selection.unknown().first() {
-        return fail(&format!(
-            "--select/--ignore: {bad:?} matches no rule; `skillgate rules` lists them"
+    let config = load_config(args)?;
+    let mut settings = config.lint();
+    if !args.select.is_empty() {
+        settings.selection.select = args.select.clone();
+    }
+    settings
+        .selection
+        .ignore
+        .extend(args.ignore.iter().cloned());
+    if let Some(bad) = settings.selection.unknown().first() {
+        return Err(Error::usage(
+            format!("--select/--ignore: {bad:?} matches no rule"),
+            Some("`skillgate rules` lists them"),
         ));
     }
-    let baseline = match args.baseline.as_deref().map(Baseline::load).transpose() {
-        Ok(b) => b,
-        Err(e) => return fail(&e.to_string()),
-    };
+    let baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
 
     let mut input_error = false;
     let mut skills = Vec::with_capacity(args.skills.len());
@@ -249,7 +292,8 @@ fn check(args: &CheckArgs) -> ExitCode {
         match Skill::load(path) {
             Ok(skill) => skills.push(skill),
             Err(e) => {
-                eprintln!("error: {e}");
+                // Reported here, and the other skills are still checked.
+                error::show(&Error::from(e));
                 input_error = true;
             }
         }
@@ -257,7 +301,7 @@ fn check(args: &CheckArgs) -> ExitCode {
     let reports: Vec<Report<'_>> = skills
         .iter()
         .map(|skill| {
-            let review = lint::review(skill, &config, project.as_ref(), &selection);
+            let review = lint::review(skill, &settings, project.as_ref());
             // The verdict weighs every finding; a baseline only quiets the report.
             let verdict = Some(verdict::decide(&config.verdict, &review.findings, None));
             let findings = match &baseline {
@@ -279,27 +323,27 @@ fn check(args: &CheckArgs) -> ExitCode {
 
     if let Some(path) = &args.write_baseline {
         let all = Baseline::from_findings(reports.iter().flat_map(|r| &r.findings));
-        if let Err(e) = all.save(path) {
-            return fail(&e.to_string());
-        }
+        all.save(path)?;
         eprintln!(
             "wrote {} findings to {}",
             all.findings.len(),
             path.display()
         );
-        return ExitCode::from(if input_error { EXIT_INPUT } else { 0 });
+        return Ok(ExitCode::from(if input_error { EXIT_INPUT } else { 0 }));
     }
 
     let style = Style {
         color: use_color(args.color),
         width: terminal_width(),
     };
-    let printed = print(&render::render(args.format, &reports, style));
-    let fail_on = args.fail_on.or(config.fail_on).unwrap_or(FailOn::Error);
-    if input_error {
+    print(&render::render(args.format.into(), &reports, style))?;
+    let fail_on = args
+        .fail_on
+        .map(FailOn::from)
+        .or(config.fail_on)
+        .unwrap_or(FailOn::Error);
+    Ok(if input_error {
         ExitCode::from(EXIT_INPUT)
-    } else if printed != ExitCode::SUCCESS {
-        printed
     } else if reports
         .iter()
         .flat_map(|r| &r.findings)
@@ -308,15 +352,14 @@ fn check(args: &CheckArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    })
 }
 
-fn load_config(args: &CheckArgs) -> Result<Config, String> {
+fn load_config(args: &CheckArgs) -> Result<Config, ConfigError> {
     match &args.config {
-        Some(path) => Config::load(path).map_err(|e| e.to_string()),
+        Some(path) => Config::load(path),
         None => Config::discover(args.repo.as_deref().unwrap_or(Path::new(".")))
-            .map(|c| c.map(|(_, c)| c).unwrap_or_default())
-            .map_err(|e| e.to_string()),
+            .map(|c| c.map(|(_, c)| c).unwrap_or_default()),
     }
 }
 
@@ -400,16 +443,10 @@ fn indent(text: &str) -> String {
 }
 
 /// Print to stdout; a closed pipe is not an error worth a message.
-fn print(text: &str) -> ExitCode {
+fn print(text: &str) -> Result<(), Error> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => fail(&format!("cannot write output: {e}")),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Error::Output(e)),
+        _ => Ok(()),
     }
-}
-
-fn fail(message: &str) -> ExitCode {
-    eprintln!("error: {message}");
-    ExitCode::from(EXIT_INPUT)
 }

@@ -1,7 +1,9 @@
-//! `skillgate.toml`: rule selection, severities, limits and allowed frontmatter keys.
+//! `skillgate.toml`, the file the command layer reads and splits into each layer's settings.
 //!
 //! Found at the repository root or given with `--config`. Unknown keys are errors, so a typo
-//! never silently changes what is checked.
+//! never silently changes what is checked. Each table's type belongs to the layer that reads
+//! it (`lint`, `eval`, `stats`, `verdict`); only the command layer sees the whole file, and no
+//! layer below it imports this module.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -9,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::finding::Severity;
+use crate::lint::{self, FrontmatterPolicy, Limits, Selection};
 
 /// The file name looked for at the repository root.
 pub const FILE_NAME: &str = "skillgate.toml";
@@ -36,7 +39,7 @@ pub struct Config {
     pub frontmatter: FrontmatterPolicy,
     /// Defaults for `skillgate eval`.
     #[serde(default)]
-    pub eval: crate::eval::EvalConfig,
+    pub eval: crate::eval::Settings,
     /// How evaluation figures become intervals.
     #[serde(default)]
     pub stats: crate::stats::StatsOptions,
@@ -46,7 +49,7 @@ pub struct Config {
 }
 
 /// When a run fails.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FailOn {
     /// Fail on any error-level finding.
@@ -71,46 +74,6 @@ impl FailOn {
     }
 }
 
-/// Numeric thresholds.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case", default)]
-pub struct Limits {
-    /// Most o200k tokens a SKILL.md body should have.
-    pub body_tokens: usize,
-    /// Most lines a SKILL.md should have.
-    pub body_lines: usize,
-    /// Highest share of body tokens in code blocks.
-    pub code_share: f64,
-    /// Most lines in one code block.
-    pub code_block_lines: usize,
-    /// Tokens above which a reference file needs a table of contents.
-    pub reference_tokens: usize,
-    /// Longest `description`, in characters.
-    pub description_chars: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            body_tokens: 5_000,
-            body_lines: 500,
-            code_share: 0.40,
-            code_block_lines: 60,
-            reference_tokens: 10_000,
-            description_chars: 1_024,
-        }
-    }
-}
-
-/// Which frontmatter keys beyond the specification are accepted.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct FrontmatterPolicy {
-    /// Extra keys that are fine here (e.g. `version`, `author`).
-    #[serde(default)]
-    pub allow_keys: Vec<String>,
-}
-
 /// A configuration file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -133,6 +96,14 @@ pub enum ConfigError {
         column: u32,
         /// What is wrong.
         message: String,
+    },
+    /// Well-formed, but the `[verdict]` policy cannot be applied.
+    #[error("{path}:1:1: {source}")]
+    Policy {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with the policy.
+        source: crate::verdict::PolicyError,
     },
 }
 
@@ -159,17 +130,27 @@ impl Config {
                 message: e.message().trim().to_owned(),
             }
         })?;
-        let invalid = |message: String| ConfigError::Invalid {
-            path: path.to_owned(),
-            line: 1,
-            column: 1,
-            message,
-        };
         config
             .verdict
             .validate()
-            .map_err(|e| invalid(e.to_string()))?;
+            .map_err(|source| ConfigError::Policy {
+                path: path.to_owned(),
+                source,
+            })?;
         Ok(config)
+    }
+
+    /// The lint layer's share: selection, severities, limits and frontmatter policy.
+    pub fn lint(&self) -> lint::Settings {
+        lint::Settings {
+            selection: Selection {
+                select: self.select.clone(),
+                ignore: self.ignore.clone(),
+            },
+            severity: self.severity.clone(),
+            limits: self.limits.clone(),
+            frontmatter: self.frontmatter.clone(),
+        }
     }
 
     /// Find `skillgate.toml` at the repository root, if there is one.

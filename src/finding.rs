@@ -63,7 +63,8 @@ pub struct Related {
     pub message: String,
 }
 
-/// One problem found in a skill.
+/// One problem found in a skill. It reads back with serde through the rule registry
+/// (`code` and `name` point at a rule's own), so `Deserialize` is implemented in `lint`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Finding {
     /// Stable rule code, e.g. `SG201`.

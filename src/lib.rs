@@ -4,6 +4,7 @@
 //! Data flows one way: a [`skill::Skill`] is parsed once, [`lint`] rules turn it into
 //! [`finding::Finding`]s, and [`render`] turns those into every output format.
 
+pub mod assess;
 pub mod config;
 pub mod eval;
 pub mod finding;

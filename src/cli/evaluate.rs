@@ -6,15 +6,16 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use super::{EvalCommand, ReportArgs, ReportFormat, print};
-use crate::config::Config;
-use crate::eval::{self, EvalError, SkillParts, TasksCheckArgs, journal};
-use crate::finding::{Finding, Location};
-use crate::lint::{self, Selection};
+use super::eval_args::TasksCheckArgs;
+use super::{Error, EvalCommand, ReportArgs, ReportFormat, print};
+use crate::assess::{self, Policy, Rounds};
+use crate::config::{Config, ConfigError};
+use crate::eval::{self, EvalError, Overrides, SkillParts};
+use crate::finding::Finding;
+use crate::lint;
+use crate::render::json::{CheckRecord, FindingRecord};
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
-use crate::stats::{self, sequential::SequentialPlan};
-use crate::verdict::{self, Verdict};
 
 /// The static check of the skill, saved with the run so `report` needs nothing else.
 const CHECK_FILE: &str = "check.json";
@@ -22,7 +23,7 @@ const CHECK_FILE: &str = "check.json";
 const CONFIG_FILE: &str = "skillgate.toml";
 
 /// Run the evaluation, then print the conditions table and the verdict.
-pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
+pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
     // A resumed run keeps the configuration it was started with (copied into the run).
     let recorded = command.eval.resume.as_ref().map(|d| d.join(CONFIG_FILE));
     let config_path = command
@@ -31,13 +32,14 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
         .or_else(|| recorded.filter(|p| p.is_file()))
         .or_else(|| discover(&command.eval.repo()));
     let config = load_config(config_path.as_deref())?;
-    let mut options = match command.eval.resume.clone() {
-        Some(run_dir) => command.eval.resume_options(&run_dir)?,
-        None => command.eval.into_options(&config.eval)?,
+    let given = Overrides::from(command.eval);
+    let options = match given.resume.clone() {
+        Some(run_dir) => given.resume_options(&run_dir)?,
+        None => given.into_options(&config.eval)?,
     };
-    let skill = Skill::load(&options.skill).map_err(|e| EvalError::Usage(e.to_string()))?;
-    let project = crate::project::scan(&options.repo).map_err(usage)?;
-    let review = lint::review(&skill, &config, Some(&project), &selection(&config));
+    let skill = Skill::load(&options.skill)?;
+    let project = crate::project::scan(&options.repo)?;
+    let review = lint::review(&skill, &config.lint(), Some(&project));
     let findings = review.findings;
 
     std::fs::create_dir_all(&options.out)
@@ -53,36 +55,20 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
         }
     }
 
-    let verdict = if command.sequential {
-        let plan =
-            SequentialPlan::new(command.max_seeds, config.stats.confidence).map_err(usage)?;
-        let mut last = None;
-        for look in 1..=plan.max_looks() {
-            options.seeds = look;
-            options.resume = look > 1 || options.resume;
-            eval::evaluate(&options, SkillParts::from_skill(&skill))?;
-            let cells = journal::read_cells(&options.out.join("cells.jsonl"))?;
-            let summary = stats::summarize(
-                &cells,
-                &plan.options_at(look, &config.stats).map_err(usage)?,
-            )
-            .map_err(usage)?;
-            let step =
-                verdict::decide_sequential(&config.verdict, &findings, &summary, &plan, look)
-                    .map_err(usage)?;
-            eprintln!("seed round {look}: {:?}", step.step);
-            let settled = step.step != stats::sequential::Step::Continue;
-            last = Some(step.verdict);
-            if settled {
-                break;
-            }
-        }
-        last.ok_or_else(|| EvalError::Usage("no seed round ran".into()))?
+    let rounds = if command.sequential {
+        Rounds::Sequential(command.max_seeds)
     } else {
-        eval::evaluate(&options, SkillParts::from_skill(&skill))?;
-        decide(&options.out, &config, &findings)?
+        Rounds::Once
     };
-    print(&crate::render::eval_table::human(&verdict));
+    let verdict = assess::evaluate(
+        &options,
+        SkillParts::from_skill(&skill),
+        &findings,
+        policy(&config),
+        rounds,
+        |look, step| eprintln!("seed round {look}: {step:?}"),
+    )?;
+    print(&crate::render::verdict_text::human(&verdict))?;
     eprintln!(
         "run directory: {} (skillgate report {0} --format html > report.html)",
         options.out.display()
@@ -91,23 +77,28 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, EvalError> {
 }
 
 /// Validate tasks and prove each one discriminates.
-pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, EvalError> {
+pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
     let skill = match &args.skill {
-        Some(path) => Some(Skill::load(path).map_err(|e| EvalError::Usage(e.to_string()))?),
+        Some(path) => Some(Skill::load(path)?),
         None => None,
     };
     let parts = skill.as_ref().map(SkillParts::from_skill);
     let repo = eval::repo_bundle(&args.repo, args.worktree)?;
     let logs =
         tempfile::tempdir().map_err(|e| EvalError::io("creating", "a temporary folder", e))?;
-    let sandbox = eval::sandbox_for(args.backend, &eval::run_id(logs.path()), None)?;
+    let sandbox = eval::sandbox_for(
+        args.backend.into(),
+        &eval::run_id(logs.path()),
+        None,
+        args.build,
+    )?;
     let checks = eval::check_tasks(
         &args.dir,
         parts.as_ref(),
         &repo,
         sandbox.as_ref(),
         logs.path(),
-        false,
+        args.verifier_offline,
     )?;
     let mut out = String::new();
     for check in &checks {
@@ -128,7 +119,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, EvalError> 
         checks.len(),
         failed
     ));
-    print(&out);
+    print(&out)?;
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -137,7 +128,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, EvalError> 
 }
 
 /// Render a run's verdict from its directory alone.
-pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, EvalError> {
+pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, Error> {
     let recorded = args.run_dir.join(CONFIG_FILE);
     let config_path = args
         .config
@@ -147,38 +138,47 @@ pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, EvalError> {
     let check_path = args.run_dir.join(CHECK_FILE);
     let text = std::fs::read_to_string(&check_path)
         .map_err(|e| EvalError::io("reading", &check_path, e))?;
-    let mut document: Value = serde_json::from_str(&text).map_err(|e| {
-        EvalError::Usage(format!(
-            "{}: not a skillgate check document: {e}",
-            check_path.display()
-        ))
-    })?;
-    let findings = findings_of(&document);
-    let verdict = decide(&args.run_dir, &config, &findings)?;
-    let title = document["skill"]["name"]
-        .as_str()
-        .unwrap_or("skill")
-        .to_owned();
+    let not_a_check = |e: serde_json::Error| {
+        Error::usage(
+            format!(
+                "{}: not a skillgate check document: {e}",
+                check_path.display()
+            ),
+            None,
+        )
+    };
+    let check: CheckRecord = serde_json::from_str(&text).map_err(not_a_check)?;
+    // Codes no longer known to this version are dropped.
+    let findings: Vec<Finding> = check
+        .findings
+        .iter()
+        .filter_map(FindingRecord::to_finding)
+        .collect();
+    let verdict = assess::decide(&args.run_dir, &findings, policy(&config))?;
+    let title = check.skill.name.unwrap_or_else(|| "skill".to_owned());
     let out = match args.format {
-        ReportFormat::Human => render::eval_table::human(&verdict),
-        ReportFormat::Markdown => render::eval_table::markdown(&verdict),
+        ReportFormat::Human => render::verdict_text::human(&verdict),
+        ReportFormat::Markdown => render::verdict_text::markdown(&verdict),
         ReportFormat::Html => render::html::page(&verdict, &title),
         ReportFormat::Json => {
+            // The document is passed through as written, with the verdict added.
+            let mut document: Value = serde_json::from_str(&text).map_err(not_a_check)?;
             document["verdict"] = serde_json::to_value(&verdict).unwrap_or(Value::Null);
             let mut s = serde_json::to_string_pretty(&document).unwrap_or_default();
             s.push('\n');
             s
         }
     };
-    print(&out);
+    print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// The verdict from a run directory's journal.
-fn decide(run_dir: &Path, config: &Config, findings: &[Finding]) -> Result<Verdict, EvalError> {
-    let cells = journal::read_cells(&run_dir.join("cells.jsonl"))?;
-    let summary = stats::summarize(&cells, &config.stats).map_err(usage)?;
-    Ok(verdict::decide(&config.verdict, findings, Some(&summary)))
+/// The statistics and verdict settings of `config`.
+fn policy(config: &Config) -> Policy<'_> {
+    Policy {
+        stats: &config.stats,
+        verdict: &config.verdict,
+    }
 }
 
 /// Write the static check of the skill into the run directory, in the JSON contract.
@@ -207,62 +207,14 @@ fn save_check(
     std::fs::write(&path, text).map_err(|e| EvalError::io("writing", &path, e))
 }
 
-/// Findings back from a saved check document, for the verdict. Codes no longer known to
-/// this version are dropped.
-fn findings_of(document: &Value) -> Vec<Finding> {
-    let Some(items) = document["findings"].as_array() else {
-        return Vec::new();
-    };
-    items
-        .iter()
-        .filter_map(|f| {
-            let rule = lint::rule(f["code"].as_str()?)?;
-            let severity = serde_json::from_value(f["severity"].clone()).ok()?;
-            let number = |key: &str| {
-                f[key]
-                    .as_u64()
-                    .and_then(|n| u32::try_from(n).ok())
-                    .unwrap_or(1)
-            };
-            Some(Finding {
-                code: rule.code,
-                name: rule.name,
-                severity,
-                message: f["message"].as_str().unwrap_or_default().to_owned(),
-                help: f["help"].as_str().map(str::to_owned),
-                location: Location {
-                    path: PathBuf::from(f["path"].as_str().unwrap_or_default()),
-                    line: number("line"),
-                    column: number("column"),
-                    end_line: number("end_line"),
-                    end_column: number("end_column"),
-                    span: 0..0,
-                },
-                related: Vec::new(),
-            })
-        })
-        .collect()
-}
-
-fn selection(config: &Config) -> Selection {
-    Selection {
-        select: config.select.clone(),
-        ignore: config.ignore.clone(),
-    }
-}
-
 fn discover(repo: &Path) -> Option<PathBuf> {
     let path = repo.join(crate::config::FILE_NAME);
     path.is_file().then_some(path)
 }
 
-fn load_config(path: Option<&Path>) -> Result<Config, EvalError> {
+fn load_config(path: Option<&Path>) -> Result<Config, ConfigError> {
     match path {
-        Some(p) => Config::load(p).map_err(|e| EvalError::Usage(e.to_string())),
+        Some(p) => Config::load(p),
         None => Ok(Config::default()),
     }
-}
-
-fn usage(e: impl std::fmt::Display) -> EvalError {
-    EvalError::Usage(e.to_string())
 }

@@ -2,7 +2,7 @@
 //! the share of tokens inside fenced code blocks, built deterministically from a pool of
 //! texts on unrelated subjects (`skills/controls/`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::eval::EvalError;
 use crate::eval::condition::SkillParts;
@@ -48,7 +48,7 @@ pub struct ControlPool {
 }
 
 /// Token count and code share of a body, as recorded in `run.json`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct BodyMeasure {
     /// o200k tokens of the whole body.
     pub tokens: usize,

@@ -12,6 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::eval::EvalError;
 use crate::eval::agent::ModelUsage;
 use crate::eval::condition::Condition;
+use crate::eval::control::BodyMeasure;
+use crate::eval::options::EvalOptions;
 
 /// The `schema` written in every cell line.
 pub const SCHEMA: u32 = 1;
@@ -317,8 +319,56 @@ fn drop_torn_tail(path: &Path) -> Result<(), EvalError> {
         .map_err(|e| EvalError::io("syncing", path, e))
 }
 
+/// What `run.json` records.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// Always 1.
+    pub schema: u32,
+    /// The command line.
+    pub command: Vec<String>,
+    /// The resolved options.
+    pub config: EvalOptions,
+    /// Versions of skillgate and the backend.
+    pub versions: BTreeMap<String, String>,
+    /// The skill body's measure.
+    pub skill_body: BodyMeasure,
+    /// The C2 control body's measure.
+    pub control_body: BodyMeasure,
+    /// Start time (RFC 3339, UTC) of the first invocation.
+    pub started_at: String,
+    /// Every `--resume` of the run, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resumed: Vec<Resumption>,
+    /// End time, once the run has finished.
+    pub finished_at: Option<String>,
+    /// Cells planned, and how many ended in each outcome.
+    pub cells: BTreeMap<String, usize>,
+    /// Task folders that were not run, each with its reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks_refused: Vec<crate::eval::task::Refusal>,
+}
+
+/// One `--resume` of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Resumption {
+    /// Its command line.
+    pub command: Vec<String>,
+    /// When it started (RFC 3339, UTC).
+    pub at: String,
+}
+
+/// Reads `run_dir/run.json` back.
+pub fn read_run_info(run_dir: &Path) -> Result<RunInfo, EvalError> {
+    let path = run_dir.join(RUN_FILE);
+    let text = std::fs::read(&path).map_err(|e| EvalError::io("reading", &path, e))?;
+    serde_json::from_slice(&text).map_err(|e| EvalError::Journal {
+        path,
+        message: format!("not a run description of skillgate eval: {e}"),
+    })
+}
+
 /// Writes `run.json` atomically (temporary file, then rename), so a reader never sees half.
-pub fn write_run_info(run_dir: &Path, info: &impl Serialize) -> Result<(), EvalError> {
+pub fn write_run_info(run_dir: &Path, info: &RunInfo) -> Result<(), EvalError> {
     let path = run_dir.join(RUN_FILE);
     let tmp = run_dir.join(format!("{RUN_FILE}.tmp"));
     let text = serde_json::to_vec_pretty(info).map_err(|e| EvalError::Journal {
@@ -375,6 +425,49 @@ impl OutcomeCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn run_info_reads_back_as_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let given = crate::eval::Overrides {
+            skill: Some(PathBuf::from("SKILL.md")),
+            agent: Some("codex".into()),
+            out: Some(tmp.path().to_owned()),
+            ..Default::default()
+        };
+        let options = given
+            .into_options(&crate::eval::Settings::default())
+            .unwrap();
+        let measure = BodyMeasure {
+            tokens: 120,
+            code_tokens: 30,
+            code_share: 0.25,
+        };
+        let info = RunInfo {
+            schema: 1,
+            command: vec!["skillgate".into(), "eval".into()],
+            config: options,
+            versions: BTreeMap::from([("skillgate".into(), "0.1.0".into())]),
+            skill_body: measure,
+            control_body: measure,
+            started_at: "2026-11-30T18:00:00Z".into(),
+            resumed: vec![Resumption {
+                command: vec!["skillgate".into(), "eval".into(), "--resume".into()],
+                at: "2026-11-30T18:05:00Z".into(),
+            }],
+            finished_at: None,
+            cells: BTreeMap::from([("planned".into(), 6), ("pass".into(), 4)]),
+            tasks_refused: vec![crate::eval::task::Refusal {
+                task: "two-steps".into(),
+                reason: "multi-step tasks (`steps`) are not supported".into(),
+            }],
+        };
+        write_run_info(tmp.path(), &info).unwrap();
+        assert_eq!(read_run_info(tmp.path()).unwrap(), info);
+        std::fs::write(tmp.path().join(RUN_FILE), "{\"schema\": 1}").unwrap();
+        let error = read_run_info(tmp.path()).unwrap_err().to_string();
+        assert!(error.contains("missing field"), "{error}");
+    }
 
     fn attempt(outcome: Outcome) -> AttemptRecord {
         AttemptRecord {

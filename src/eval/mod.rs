@@ -6,19 +6,21 @@
 //! to the journal. Statistics read the journal; nothing here decides a verdict.
 
 pub mod agent;
-pub mod args;
 pub mod condition;
 pub mod control;
 pub mod journal;
+pub mod options;
 pub mod runner;
 pub mod sandbox;
+pub mod settings;
 pub mod task;
 
 use std::path::PathBuf;
 
-pub use args::{EvalArgs, EvalConfig, EvalOptions, TasksCheckArgs};
 pub use condition::{Condition, Placement, SkillParts};
 pub use journal::{AttemptRecord, CellRecord, Outcome};
+pub use options::{Backend, EvalOptions, Overrides};
+pub use settings::Settings;
 
 /// Everything that can go wrong while preparing or running an evaluation.
 ///
@@ -44,6 +46,20 @@ pub enum EvalError {
         /// What is wrong.
         message: String,
     },
+    /// The repository's files cannot be read from git.
+    #[error(
+        "{} is not a git repository with a HEAD commit (use --worktree to upload the working tree): {detail}",
+        path.display()
+    )]
+    NotARepository {
+        /// The repository folder.
+        path: PathBuf,
+        /// What git said.
+        detail: String,
+    },
+    /// A tasks folder holds no task.
+    #[error("no task (a folder with task.toml) in {}", .0.display())]
+    NoTasks(PathBuf),
     /// The control-text pool cannot produce a matched C2 body.
     #[error("control pool: {0}")]
     Controls(String),
@@ -86,15 +102,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 
 /// The sandbox `options` ask for; `run_id` labels its containers.
 pub fn sandbox_for(
-    backend: args::Backend,
+    backend: Backend,
     run_id: &str,
     install: Option<String>,
+    build: bool,
 ) -> Result<Box<dyn sandbox::Sandbox>, EvalError> {
     Ok(match backend {
-        args::Backend::Docker => {
-            Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?)
+        Backend::Docker => {
+            Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?.build_images(build))
         }
-        args::Backend::Local => Box::new(sandbox::local::LocalSandbox::default()),
+        Backend::Local => Box::new(sandbox::local::LocalSandbox::default()),
     })
 }
 
@@ -155,11 +172,16 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         jobs: options.jobs,
         cache: options.cache_dir.as_ref().map(journal::OutcomeCache::new),
         quiet: options.quiet,
-        verifier_offline: false,
+        verifier_offline: options.verifier_offline,
         refused: set.refused,
     };
     let run_id = run_id(&options.out);
-    let sandbox = sandbox_for(options.backend, &run_id, options.install.clone())?;
+    let sandbox = sandbox_for(
+        options.backend,
+        &run_id,
+        options.install.clone(),
+        options.build,
+    )?;
     for task in &plan.tasks {
         if let Some(reason) = sandbox.refuses(task) {
             return Err(EvalError::Task {
@@ -171,13 +193,12 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
             eprintln!("note: task {}: {note}", task.id);
         }
     }
-    let config = serde_json::to_value(options).map_err(|e| EvalError::Usage(e.to_string()))?;
     runner::run(
         &plan,
         sandbox.as_ref(),
         &options.out,
         options.resume,
-        &config,
+        options,
     )
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::eval::EvalError;
 use crate::eval::agent::{AgentKind, AgentReport, Invocation, Usage, passed_env, protocol_env};
@@ -17,8 +17,10 @@ use crate::eval::condition::{
 use crate::eval::control::{BodyMeasure, ControlBody};
 use crate::eval::journal::PhaseNetwork;
 use crate::eval::journal::{
-    AttemptRecord, CellKey, CellRecord, Journal, Outcome, OutcomeCache, write_run_info,
+    AttemptRecord, CellKey, CellRecord, Journal, Outcome, OutcomeCache, Resumption, RunInfo,
+    read_run_info, write_run_info,
 };
+use crate::eval::options::EvalOptions;
 use crate::eval::sandbox::{
     Bundle, CONTROL_DIR, CellError, ExecSpec, SOLUTION_DIR, Sandbox, Session, TESTS_DIR,
     VERIFIER_LOGS_DIR, tail,
@@ -81,44 +83,6 @@ pub struct Plan {
     pub verifier_offline: bool,
     /// Task folders that could not be used, each with its reason.
     pub refused: Vec<crate::eval::task::Refusal>,
-}
-
-/// What `run.json` records.
-#[derive(Debug, Serialize)]
-pub struct RunInfo<'a> {
-    /// Always 1.
-    pub schema: u32,
-    /// The command line.
-    pub command: Vec<String>,
-    /// The resolved options.
-    pub config: &'a serde_json::Value,
-    /// Versions of skillgate and the backend.
-    pub versions: BTreeMap<&'static str, String>,
-    /// The skill body's measure.
-    pub skill_body: BodyMeasure,
-    /// The C2 control body's measure.
-    pub control_body: BodyMeasure,
-    /// Start time (RFC 3339, UTC) of the first invocation.
-    pub started_at: String,
-    /// Every `--resume` of the run, in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub resumed: Vec<Resumption>,
-    /// End time, once the run has finished.
-    pub finished_at: Option<String>,
-    /// Cells planned, and how many ended in each outcome.
-    pub cells: BTreeMap<&'static str, usize>,
-    /// Task folders that were not run, each with its reason.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub tasks_refused: &'a [crate::eval::task::Refusal],
-}
-
-/// One `--resume` of a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Resumption {
-    /// Its command line.
-    pub command: Vec<String>,
-    /// When it started (RFC 3339, UTC).
-    pub at: String,
 }
 
 /// Counts of a finished run.
@@ -211,7 +175,7 @@ pub fn run(
     sandbox: &dyn Sandbox,
     run_dir: &Path,
     resume: bool,
-    config: &serde_json::Value,
+    options: &EvalOptions,
 ) -> Result<RunSummary, EvalError> {
     if plan.jobs == 0 || plan.attempts == 0 || plan.seeds == 0 {
         return Err(EvalError::Usage(
@@ -227,13 +191,10 @@ pub fn run(
     let command: Vec<String> = std::env::args().collect();
     let now = rfc3339(SystemTime::now());
     // A resumed run keeps its first command and start, and adds this invocation to them.
-    let previous = resume
-        .then(|| std::fs::read(run_dir.join(crate::eval::journal::RUN_FILE)).ok())
-        .flatten()
-        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok());
-    let earlier = |field: &str| previous.as_ref().map(|p| p[field].clone());
-    let mut resumed: Vec<Resumption> = earlier("resumed")
-        .and_then(|v| serde_json::from_value(v).ok())
+    let previous = resume.then(|| read_run_info(run_dir).ok()).flatten();
+    let mut resumed = previous
+        .as_ref()
+        .map(|p| p.resumed.clone())
         .unwrap_or_default();
     if resume {
         resumed.push(Resumption {
@@ -243,29 +204,25 @@ pub fn run(
     }
     let mut info = RunInfo {
         schema: 1,
-        command: earlier("command")
-            .and_then(|v| serde_json::from_value(v).ok())
-            .unwrap_or(command),
-        config,
+        command: previous.as_ref().map_or(command, |p| p.command.clone()),
+        config: options.clone(),
         versions: BTreeMap::from([
-            ("skillgate", env!("CARGO_PKG_VERSION").to_owned()),
-            ("backend", sandbox.name().to_owned()),
+            ("skillgate".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
+            ("backend".to_owned(), sandbox.name().to_owned()),
         ]),
         skill_body: BodyMeasure::of_skill(&plan.skill),
         control_body: plan.control.measure,
-        started_at: earlier("started_at")
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or(now),
+        started_at: previous.map_or(now, |p| p.started_at),
         resumed,
         finished_at: None,
-        cells: BTreeMap::from([("planned", plan.cells().len())]),
-        tasks_refused: &plan.refused,
+        cells: BTreeMap::from([("planned".to_owned(), plan.cells().len())]),
+        tasks_refused: plan.refused.clone(),
     };
     write_run_info(run_dir, &info)?;
     let summary = run_cells(plan, sandbox, run_dir, journal)?;
     info.finished_at = Some(rfc3339(SystemTime::now()));
     info.cells
-        .extend(summary.outcomes.iter().map(|(k, v)| (*k, *v)));
+        .extend(summary.outcomes.iter().map(|(k, v)| ((*k).to_owned(), *v)));
     write_run_info(run_dir, &info)?;
     Ok(summary)
 }

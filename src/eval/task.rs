@@ -223,10 +223,7 @@ impl Task {
             .collect();
         dirs.sort();
         if dirs.is_empty() {
-            return Err(EvalError::Usage(format!(
-                "no task (a folder with task.toml) in {}",
-                dir.display()
-            )));
+            return Err(EvalError::NoTasks(dir.to_owned()));
         }
         let mut set = TaskSet::default();
         for d in &dirs {

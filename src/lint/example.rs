@@ -13,6 +13,9 @@
 
 use std::path::Path;
 
+/// The file of an example that holds its configuration (a `skillgate.toml`).
+const CONFIG_FILE: &str = "skillgate.toml";
+
 /// A parsed example.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Example {
@@ -57,7 +60,7 @@ impl Example {
     pub fn config(&self) -> Option<&str> {
         self.files
             .iter()
-            .find(|(rel, _)| rel == crate::config::FILE_NAME)
+            .find(|(rel, _)| rel == CONFIG_FILE)
             .map(|(_, body)| body.as_str())
     }
 
@@ -71,7 +74,7 @@ impl Example {
         let root = parent.join(&self.folder);
         std::fs::create_dir_all(&root)?;
         for (rel, body) in &self.files {
-            let path = if rel == crate::config::FILE_NAME {
+            let path = if rel == CONFIG_FILE {
                 parent.join(rel)
             } else if let Some(in_repo) = repo_path(rel) {
                 parent.join(in_repo)

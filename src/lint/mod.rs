@@ -8,18 +8,21 @@ pub mod baseline;
 pub mod example;
 pub mod fit;
 mod rules;
+pub mod settings;
 pub mod suppress;
 
 use std::cell::OnceCell;
 use std::ops::Range;
 
-use crate::config::Config;
+use serde::{Deserialize, Deserializer};
+
 use crate::finding::{Finding, Location, Related, Severity};
 use crate::project::Project;
 use crate::skill::analysis::Analysis;
 use crate::skill::{Skill, SourceFile};
 
 pub use fit::{Fit, StackFit};
+pub use settings::{FrontmatterPolicy, Limits, Selection, Settings};
 
 pub use rules::RULES;
 
@@ -115,12 +118,41 @@ pub fn rule(key: &str) -> Option<&'static Rule> {
         .find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
 }
 
+/// A finding read back in its own serde shape: its code must name a rule of this version,
+/// whose code and name it points at again (the byte span is not serialised).
+impl<'de> Deserialize<'de> for Finding {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Written {
+            code: String,
+            severity: Severity,
+            message: String,
+            help: Option<String>,
+            location: Location,
+            related: Vec<Related>,
+        }
+        let written = Written::deserialize(deserializer)?;
+        let rule = rule(&written.code).ok_or_else(|| {
+            serde::de::Error::custom(format!("no rule {:?} in this version", written.code))
+        })?;
+        Ok(Finding {
+            code: rule.code,
+            name: rule.name,
+            severity: written.severity,
+            message: written.message,
+            help: written.help,
+            location: written.location,
+            related: written.related,
+        })
+    }
+}
+
 /// What a rule may read.
 pub struct Context<'a> {
     /// The skill under review.
     pub skill: &'a Skill,
-    /// The configuration in force.
-    pub config: &'a Config,
+    /// The lint settings in force.
+    pub settings: &'a Settings,
     /// The repository the skill is checked against, when one was scanned; the SG4xx rules
     /// stay silent without it.
     pub project: Option<&'a Project>,
@@ -129,10 +161,10 @@ pub struct Context<'a> {
 
 impl<'a> Context<'a> {
     /// A context for one skill.
-    pub fn new(skill: &'a Skill, config: &'a Config, project: Option<&'a Project>) -> Self {
+    pub fn new(skill: &'a Skill, settings: &'a Settings, project: Option<&'a Project>) -> Self {
         Context {
             skill,
-            config,
+            settings,
             project,
             analysis: OnceCell::new(),
         }
@@ -222,43 +254,6 @@ impl Finding {
     }
 }
 
-/// Which rules run: codes or prefixes to select (all when empty) and to ignore.
-#[derive(Debug, Clone, Default)]
-pub struct Selection {
-    /// Codes or prefixes to run.
-    pub select: Vec<String>,
-    /// Codes or prefixes to skip.
-    pub ignore: Vec<String>,
-}
-
-impl Selection {
-    /// Whether the rule with `code` runs.
-    pub fn enabled(&self, code: &str) -> bool {
-        let matches = |pat: &String| {
-            code.to_ascii_uppercase()
-                .starts_with(&pat.to_ascii_uppercase())
-        };
-        (self.select.is_empty() || self.select.iter().any(matches))
-            && !self.ignore.iter().any(matches)
-    }
-
-    /// Every selector that matches no rule code, for a usage error.
-    pub fn unknown(&self) -> Vec<&str> {
-        self.select
-            .iter()
-            .chain(&self.ignore)
-            .filter(|p| {
-                !RULES.iter().any(|r| {
-                    r.code
-                        .to_ascii_uppercase()
-                        .starts_with(&p.to_ascii_uppercase())
-                })
-            })
-            .map(String::as_str)
-            .collect()
-    }
-}
-
 /// The outcome of checking one skill.
 #[derive(Debug)]
 pub struct Review {
@@ -270,38 +265,28 @@ pub struct Review {
 
 /// Run every selected rule over `skill`, apply configured severities and inline
 /// suppressions, and return the findings sorted by place.
-pub fn check(
-    skill: &Skill,
-    config: &Config,
-    project: Option<&Project>,
-    selection: &Selection,
-) -> Vec<Finding> {
-    review(skill, config, project, selection).findings
+pub fn check(skill: &Skill, settings: &Settings, project: Option<&Project>) -> Vec<Finding> {
+    review(skill, settings, project).findings
 }
 
 /// [`check`], plus the stack fit computed from the same reading of the skill.
-pub fn review(
-    skill: &Skill,
-    config: &Config,
-    project: Option<&Project>,
-    selection: &Selection,
-) -> Review {
-    let cx = Context::new(skill, config, project);
-    let findings = run_rules(&cx, selection);
+pub fn review(skill: &Skill, settings: &Settings, project: Option<&Project>) -> Review {
+    let cx = Context::new(skill, settings, project);
+    let findings = run_rules(&cx);
     let fit = project.map(|project| fit::stack_fit(cx.analysis(), project));
     Review { findings, fit }
 }
 
-fn run_rules(cx: &Context<'_>, selection: &Selection) -> Vec<Finding> {
-    let (skill, config) = (cx.skill, cx.config);
+fn run_rules(cx: &Context<'_>) -> Vec<Finding> {
+    let (skill, settings) = (cx.skill, cx.settings);
     let mut findings = Vec::new();
-    for rule in RULES.iter().filter(|r| selection.enabled(r.code)) {
+    for rule in RULES.iter().filter(|r| settings.selection.enabled(r.code)) {
         let mut emitter = Emitter::new(rule);
         (rule.check)(cx, &mut emitter);
         findings.append(&mut emitter.findings);
     }
     for finding in &mut findings {
-        if let Some(&severity) = config.severity.get(finding.code) {
+        if let Some(&severity) = settings.severity.get(finding.code) {
             finding.severity = severity;
         }
     }
@@ -315,4 +300,39 @@ fn run_rules(cx: &Context<'_>, selection: &Selection) -> Vec<Finding> {
         ))
     });
     findings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_reads_back_as_written() {
+        let place = |path: &str, line| Location {
+            path: path.into(),
+            line,
+            column: 2,
+            end_line: line + 1,
+            end_column: 5,
+            span: 0..0,
+        };
+        let sg201 = rule("SG201").expect("SG201 is a rule");
+        let finding = Finding {
+            code: sg201.code,
+            name: sg201.name,
+            severity: Severity::Warning,
+            message: "the body has 6,000 tokens".into(),
+            help: Some("move detail into references/".into()),
+            location: place("s/SKILL.md", 3),
+            related: vec![Related {
+                location: place("package.json", 7),
+                message: "declared here".into(),
+            }],
+        };
+        let text = serde_json::to_string(&finding).unwrap();
+        assert_eq!(serde_json::from_str::<Finding>(&text).unwrap(), finding);
+        let unknown = text.replace("SG201", "SG999");
+        let error = serde_json::from_str::<Finding>(&unknown).unwrap_err();
+        assert!(error.to_string().contains("no rule \"SG999\""), "{error}");
+    }
 }

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::stats::{EvalSummary, Interval, TaskComparison, TaskResult};
 use crate::verdict::{Decision, Verdict, signed, signed_whole};
 
-use super::eval_table::{
+use super::verdict_text::{
     CONDITION_HEADERS, DELTA_HEADERS, basis_word, condition_rows, decision_word, delta_rows,
     deltas, headline, points_bracket,
 };

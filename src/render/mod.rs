@@ -2,13 +2,13 @@
 //! facts.
 
 mod concise;
-pub mod eval_table;
 mod github;
 pub mod html;
 mod human;
-mod json;
+pub mod json;
 mod markdown;
 mod sarif;
+pub mod verdict_text;
 
 use std::path::Path;
 
@@ -21,7 +21,7 @@ use crate::skill::{Skill, SourceFile};
 use crate::verdict::{Basis, Decision, Verdict};
 
 /// Output formats of `skillgate check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Diagnostics with source lines, labels and help (the default).
     Human,

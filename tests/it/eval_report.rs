@@ -3,7 +3,7 @@
 
 use skillgate::eval::journal::CellRecord;
 use skillgate::finding::Severity;
-use skillgate::render::{eval_table, html};
+use skillgate::render::{html, verdict_text};
 use skillgate::stats::{StatsOptions, summarize};
 use skillgate::verdict::{Verdict, VerdictPolicy, decide};
 
@@ -61,19 +61,19 @@ fn verdict_json_is_byte_identical_across_runs() {
 fn human_report() {
     insta::assert_snapshot!(
         "human_inject",
-        eval_table::human(&evaluated(&twelve_tasks()))
+        verdict_text::human(&evaluated(&twelve_tasks()))
     );
-    insta::assert_snapshot!("human_skip", eval_table::human(&evaluated(&four_tasks())));
-    insta::assert_snapshot!("human_static", eval_table::human(&static_skip()));
+    insta::assert_snapshot!("human_skip", verdict_text::human(&evaluated(&four_tasks())));
+    insta::assert_snapshot!("human_static", verdict_text::human(&static_skip()));
 }
 
 #[test]
 fn markdown_report() {
     insta::assert_snapshot!(
         "markdown_inject",
-        eval_table::markdown(&evaluated(&twelve_tasks()))
+        verdict_text::markdown(&evaluated(&twelve_tasks()))
     );
-    insta::assert_snapshot!("markdown_static", eval_table::markdown(&static_skip()));
+    insta::assert_snapshot!("markdown_static", verdict_text::markdown(&static_skip()));
 }
 
 #[test]

@@ -4,8 +4,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use skillgate::config::Config;
-use skillgate::lint::{self, Selection};
+use skillgate::lint::{self, Selection, Settings};
 use skillgate::project::scan;
 use skillgate::skill::Skill;
 
@@ -13,11 +12,14 @@ use skillgate::skill::Skill;
 fn review(skill: &str, repo: &str) -> (usize, String) {
     let skill = Skill::load(Path::new(skill)).expect("fixture skill loads");
     let project = scan(Path::new(repo)).expect("fixture repository scans");
-    let selection = Selection {
-        select: vec!["SG4".to_owned()],
-        ignore: vec![],
+    let settings = Settings {
+        selection: Selection {
+            select: vec!["SG4".to_owned()],
+            ignore: vec![],
+        },
+        ..Settings::default()
     };
-    let review = lint::review(&skill, &Config::default(), Some(&project), &selection);
+    let review = lint::review(&skill, &settings, Some(&project));
     let mut out = String::new();
     for f in &review.findings {
         let l = &f.location;
@@ -119,11 +121,14 @@ fn malformed_manifests_are_info_findings_with_their_place() {
 #[test]
 fn without_a_repository_the_project_rules_are_silent() {
     let skill = Skill::load(Path::new("skills/react-upgrade")).expect("skill loads");
-    let selection = Selection {
-        select: vec!["SG4".to_owned()],
-        ignore: vec![],
+    let settings = Settings {
+        selection: Selection {
+            select: vec!["SG4".to_owned()],
+            ignore: vec![],
+        },
+        ..Settings::default()
     };
-    let review = lint::review(&skill, &Config::default(), None, &selection);
+    let review = lint::review(&skill, &settings, None);
     assert!(review.findings.is_empty());
     assert!(review.fit.is_none());
 }

@@ -2,6 +2,7 @@
 
 mod cli;
 mod code;
+mod errors;
 mod eval;
 mod eval_cli;
 mod eval_report;

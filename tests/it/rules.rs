@@ -18,14 +18,15 @@ fn findings_of(code: &str, example_text: &str) -> Vec<String> {
         None => Config::default(),
     };
     let skill = Skill::load(&root).unwrap_or_else(|e| panic!("{code}: example does not load: {e}"));
-    let selection = Selection {
+    let mut settings = config.lint();
+    settings.selection = Selection {
         select: vec![code.to_owned()],
         ignore: vec![],
     };
     let project = example
         .has_repo_files()
         .then(|| skillgate::project::scan(dir.path()).expect("example repository scans"));
-    lint::check(&skill, &config, project.as_ref(), &selection)
+    lint::check(&skill, &settings, project.as_ref())
         .into_iter()
         .filter(|f| f.code == code)
         .map(|f| f.message)

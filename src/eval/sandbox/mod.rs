@@ -368,11 +368,10 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, EvalError> {
         .output()
         .map_err(|e| EvalError::io("running git in", dir, e))?;
     if !out.status.success() {
-        return Err(EvalError::Usage(format!(
-            "{} is not a git repository with a HEAD commit (use --worktree to upload the working tree): {}",
-            dir.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
+        return Err(EvalError::NotARepository {
+            path: dir.to_owned(),
+            detail: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        });
     }
     Ok(out.stdout)
 }

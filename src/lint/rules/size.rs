@@ -23,7 +23,7 @@ pub const BODY_TOO_MANY_TOKENS: Rule = Rule {
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nKeep each note under five lines.\n",
     check: |cx, out| {
         let body = &cx.skill.body;
-        let budget = cx.config.limits.body_tokens;
+        let budget = cx.settings.limits.body_tokens;
         if body.tokens > budget {
             let biggest = largest_sections(body, 3);
             out.report(&cx.skill.source, body_head(cx), format!("the body has {} tokens; the budget is {budget}", body.tokens))
@@ -45,7 +45,7 @@ pub const BODY_TOO_MANY_LINES: Rule = Rule {
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\none\n",
     check: |cx, out| {
         let lines = cx.skill.source.line_count();
-        let limit = cx.config.limits.body_lines;
+        let limit = cx.settings.limits.body_lines;
         if lines > limit {
             let line = u32::try_from(limit + 1).unwrap_or(u32::MAX);
             let span = cx.skill.source.line_location(line).span;
@@ -74,7 +74,7 @@ pub const EXAMPLE_CODE_SHARE: Rule = Rule {
     check: |cx, out| {
         let body = &cx.skill.body;
         let share = body.code_share();
-        let limit = cx.config.limits.code_share;
+        let limit = cx.settings.limits.code_share;
         if share > limit {
             let mut blocks: Vec<_> = body.code_blocks.iter().collect();
             blocks.sort_by(|a, b| {
@@ -131,7 +131,7 @@ pub const LONG_CODE_BLOCK: Rule = Rule {
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\na\nb\nc\nd\n```\n==> skillgate.toml <==\n[limits]\ncode-block-lines = 3\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\na\n```\n",
     check: |cx, out| {
-        let limit = cx.config.limits.code_block_lines;
+        let limit = cx.settings.limits.code_block_lines;
         for b in cx.skill.body.code_blocks.iter().filter(|b| b.lines > limit) {
             out.report(
                 &cx.skill.source,
@@ -172,7 +172,7 @@ pub const REFERENCE_WITHOUT_TOC: Rule = Rule {
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\n\n## Part one\n\nText of part one.\n\n## Part two\n\nText of part two.\n==> skillgate.toml <==\n[limits]\nreference-tokens = 10\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\n\n## Contents\n\n- [Part one](#part-one)\n- [Part two](#part-two)\n- [Part three](#part-three)\n\n## Part one\n\nText.\n",
     check: |cx, out| {
-        let limit = cx.config.limits.reference_tokens;
+        let limit = cx.settings.limits.reference_tokens;
         for file in &cx.skill.files {
             if let (Some(src), Some(doc)) = (&file.source, &file.doc)
                 && doc.tokens > limit

@@ -207,7 +207,7 @@ pub const DESCRIPTION_TOO_LONG: Rule = Rule {
     check: |cx, out| {
         if let Some(d) = description(cx) {
             let len = d.value.chars().count();
-            let limit = cx.config.limits.description_chars;
+            let limit = cx.settings.limits.description_chars;
             if len > limit {
                 out.report(
                     &cx.skill.source,
@@ -325,7 +325,7 @@ pub const UNKNOWN_FRONTMATTER_KEY: Rule = Rule {
     fires: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nversion: 1.2\n---\n",
     passes: "---\nname: release-notes\ndescription: Drafts release notes. Use when preparing a release.\nmetadata:\n  version: \"1.2\"\n---\n",
     check: |cx, out| {
-        let allowed = &cx.config.frontmatter.allow_keys;
+        let allowed = &cx.settings.frontmatter.allow_keys;
         for f in &cx.skill.frontmatter.extra {
             if !allowed.iter().any(|k| k == &f.key) {
                 out.report(&cx.skill.source, f.span.clone(), format!("`{}` is not a specification key", f.key))

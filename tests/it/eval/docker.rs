@@ -1,7 +1,7 @@
 //! Every scenario on the real Docker engine, plus the checks only Docker has (no container
 //! left behind, one clear error before any cell when an image is missing).
 
-use skillgate::eval::args::Backend;
+use skillgate::eval::Backend;
 use skillgate::eval::{evaluate, run_id};
 
 use super::scenarios;
@@ -377,4 +377,9 @@ fn environment_skills_are_removed_in_every_condition() {
         &docker("image-setup"),
         &format!("skillgate-task-remove-command:{}", &hash[..12]),
     );
+}
+
+#[test]
+fn verifier_network_follows_the_task() {
+    with_docker(|dir| scenarios::verifier_network_follows_the_task(Backend::Docker, dir));
 }

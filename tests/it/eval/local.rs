@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use skillgate::eval::args::Backend;
+use skillgate::eval::Backend;
 use skillgate::eval::sandbox::cgroup::Hierarchy;
 use skillgate::eval::sandbox::local::{LocalSandbox, stale_roots};
 use skillgate::eval::sandbox::{Bundle, ExecSpec, Sandbox};
@@ -335,4 +335,10 @@ fn absolute_paths_stay_in_the_cell() {
         "{probe} written on the host"
     );
     assert_eq!(host_task_paths(), before, "a command wrote on the host");
+}
+
+#[test]
+fn verifier_network_follows_the_task() {
+    let tmp = scratch();
+    scenarios::verifier_network_follows_the_task(Backend::Local, tmp.path());
 }

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use skillgate::eval::Backend;
 use skillgate::eval::agent::AgentKind;
-use skillgate::eval::args::Backend;
 use skillgate::eval::journal::{CellRecord, Outcome};
 use skillgate::eval::{Condition, Placement, evaluate};
 
@@ -267,8 +267,19 @@ pub fn cache(backend: Backend, scratch: &Path) {
 /// Runs one C0 cell of `task` with the agent script `body`, without retries; returns the
 /// cell and the run directory.
 fn one_cell(backend: Backend, scratch: &Path, task: PathBuf, body: &str) -> (CellRecord, PathBuf) {
+    one_cell_with(backend, scratch, task, body, false)
+}
+
+fn one_cell_with(
+    backend: Backend,
+    scratch: &Path,
+    task: PathBuf,
+    body: &str,
+    verifier_offline: bool,
+) -> (CellRecord, PathBuf) {
     let out = scratch.join("run");
     let mut o = options(backend, &out, "");
+    o.verifier_offline = verifier_offline;
     o.tasks = task;
     o.agent_cmd = Some(script(scratch, "agent.sh", body));
     o.conditions = vec![Condition::C0];
@@ -306,6 +317,39 @@ pub fn pid_limit(backend: Backend, scratch: &Path) {
         logs.iter().any(|(_, l)| l.to_lowercase().contains("fork")),
         "the shell could not fork: {logs:?}"
     );
+}
+
+/// The verifier follows the task's own network settings (Harbor's default: network), and
+/// `--verifier-offline` cuts it whatever the task says; the journal says which phase had it.
+pub fn verifier_network_follows_the_task(backend: Backend, scratch: &Path) {
+    for (case, forced, verifier_network) in [("default", false, true), ("forced", true, false)] {
+        let dir = scratch.join(case);
+        std::fs::create_dir_all(&dir).unwrap();
+        let task = task_copy(&dir, "remove-command", 30.0);
+        edit(
+            &task.join("task.toml"),
+            "allow_internet = false",
+            "allow_internet = true",
+        );
+        std::fs::write(
+            task.join("tests/test.sh"),
+            "[ \"$(grep -c : /proc/net/dev)\" = 1 ] && grep -q 'lo:' /proc/net/dev\n",
+        )
+        .unwrap();
+        let (cell, _) = one_cell_with(backend, &dir, task, "true\n", forced);
+        let expected = if verifier_network {
+            Outcome::Fail
+        } else {
+            Outcome::Pass
+        };
+        assert_eq!(cell.outcome, expected, "{case}: {cell:?}");
+        let network = cell.attempts[0].network.unwrap();
+        assert_eq!(
+            (network.agent, network.verifier),
+            (true, Some(verifier_network)),
+            "{case}"
+        );
+    }
 }
 
 /// The verifier follows the task's own network settings: under `[verifier] network_mode =

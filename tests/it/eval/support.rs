@@ -4,8 +4,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
+use skillgate::eval::Backend;
 use skillgate::eval::agent::AgentKind;
-use skillgate::eval::args::Backend;
 use skillgate::eval::journal::{CellRecord, read_cells};
 use skillgate::eval::sandbox::docker::DockerSandbox;
 use skillgate::eval::{Condition, EvalOptions, Placement, SkillParts};
@@ -73,6 +73,8 @@ pub fn options(backend: Backend, out: &Path, agent_args: &str) -> EvalOptions {
         pass_env: Vec::new(),
         install: None,
         quiet: true,
+        verifier_offline: false,
+        build: false,
     }
 }
 

@@ -1,16 +1,17 @@
-//! Options of `skillgate eval` and `skillgate tasks check`: the clap arguments, the
-//! `[eval]` table of `skillgate.toml`, and the plain options the run uses.
+//! The resolved options of a run (`run.json` records them, `--resume` reads them back) and
+//! how they are made: options given for the run merged over the `[eval]` settings.
 
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::eval::EvalError;
-use crate::eval::agent::AgentKind;
-use crate::eval::condition::{Condition, Placement};
+use super::EvalError;
+use super::agent::AgentKind;
+use super::condition::{Condition, Placement};
+use super::settings::Settings;
 
 /// Which sandbox runs the cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Backend {
     /// A container per cell (bollard).
@@ -30,118 +31,51 @@ impl Backend {
     }
 }
 
-/// The `[eval]` table of `skillgate.toml`; every field optional, command-line flags win.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields, rename_all = "kebab-case")]
-pub struct EvalConfig {
-    /// `claude-code`, `codex` or `command`.
-    pub agent: Option<String>,
-    /// Program (or shell command, for `command`) that starts the agent.
-    pub agent_cmd: Option<String>,
-    /// Model name.
-    pub model: Option<String>,
-    /// Seeds per (task, condition).
-    pub seeds: Option<u32>,
-    /// Attempts per cell.
-    pub attempts: Option<u32>,
-    /// Conditions, e.g. `["C0", "C1", "C2"]`.
-    pub conditions: Option<Vec<String>>,
-    /// `discover` or `inject`.
-    pub placement: Option<Placement>,
-    /// `docker` or `local`.
-    pub backend: Option<Backend>,
-    /// Cells at once.
-    pub jobs: Option<usize>,
-    /// Re-runs of a cell that ended in `error`.
-    pub retries: Option<u32>,
-    /// Upload the working tree (`.gitignore` respected) instead of the files tracked at HEAD.
-    pub worktree: Option<bool>,
-    /// Where cell outcomes are cached across runs.
-    pub cache_dir: Option<PathBuf>,
-    /// Host variables passed to the agent (model keys); GitHub tokens never are.
-    pub pass_env: Option<Vec<String>>,
-    /// Shell command installing the agent in the task image, run once per image and kept
-    /// as a derived image.
-    pub install: Option<String>,
-}
-
-/// `skillgate eval` arguments.
-#[derive(Debug, Clone, clap::Args)]
-pub struct EvalArgs {
+/// The options given for one run (on the command line), before they are merged over the
+/// [`Settings`]; `None` and `false` mean not given.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
     /// The SKILL.md to evaluate (optional with --resume, which reads it from run.json).
-    #[arg(required_unless_present = "resume")]
     pub skill: Option<PathBuf>,
     /// The repository the agent works on [default: .].
-    #[arg(long)]
     pub repo: Option<PathBuf>,
     /// A task folder, or a folder of tasks [default: tasks].
-    #[arg(long)]
     pub tasks: Option<PathBuf>,
     /// The agent: claude-code, codex or command.
-    #[arg(long)]
     pub agent: Option<String>,
     /// Program that starts the agent (for command: a shell command).
-    #[arg(long)]
     pub agent_cmd: Option<String>,
     /// Model name.
-    #[arg(long)]
     pub model: Option<String>,
     /// Seeds per (task, condition).
-    #[arg(long)]
     pub seeds: Option<u32>,
     /// Attempts per cell (Pass@k; the verifier's output feeds the next attempt).
-    #[arg(long)]
     pub attempts: Option<u32>,
     /// Conditions, comma-separated: C0,C1,C2,C3a,C3b.
-    #[arg(long)]
     pub conditions: Option<String>,
     /// Where the skill goes: discover (skills folder) or inject (prepended to the instruction).
-    #[arg(long)]
     pub placement: Option<String>,
     /// Sandbox backend.
-    #[arg(long, value_enum)]
     pub backend: Option<Backend>,
     /// Cells run at once.
-    #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
     /// Run directory for a new run.
-    #[arg(long, conflicts_with = "resume")]
     pub out: Option<PathBuf>,
     /// Finish an interrupted run in this directory, with the options recorded in its
     /// run.json (options given again must agree; -j and --quiet may change).
-    #[arg(long, value_name = "RUN_DIR")]
     pub resume: Option<PathBuf>,
     /// Re-runs of a cell that ended in `error`.
-    #[arg(long)]
     pub retries: Option<u32>,
     /// Upload the working tree (.gitignore respected) instead of the files tracked at HEAD.
-    #[arg(long)]
     pub worktree: bool,
     /// Do not reuse or store cached cell outcomes.
-    #[arg(long)]
     pub no_cache: bool,
     /// Plain progress lines instead of a progress bar.
-    #[arg(long, short)]
     pub quiet: bool,
-}
-
-/// `skillgate tasks check` arguments.
-#[derive(Debug, Clone, clap::Args)]
-pub struct TasksCheckArgs {
-    /// A task folder, or a folder of tasks.
-    pub dir: PathBuf,
-    /// Refuse instructions that name or quote this skill.
-    #[arg(long)]
-    pub skill: Option<PathBuf>,
-    /// The repository the tasks run against (for the discrimination proof).
-    #[arg(long, default_value = ".")]
-    pub repo: PathBuf,
-    /// Sandbox backend for the proof.
-    #[arg(long, value_enum, default_value = "docker")]
-    pub backend: Backend,
-    /// Upload the working tree instead of the files tracked at HEAD.
-    #[arg(long)]
-    pub worktree: bool,
+    /// Run every verifier without network, whatever its task allows.
+    pub verifier_offline: bool,
+    /// Build `environment/Dockerfile` even for tasks that name a `docker_image`.
+    pub build: bool,
 }
 
 /// The resolved options of a run, recorded in `run.json` (paths absolute) and read back by
@@ -188,16 +122,22 @@ pub struct EvalOptions {
     pub install: Option<String>,
     /// Plain progress lines.
     pub quiet: bool,
+    /// Every verifier without network, whatever its task allows.
+    #[serde(default)]
+    pub verifier_offline: bool,
+    /// Build task images from their Dockerfile even when they name an image.
+    #[serde(default)]
+    pub build: bool,
 }
 
-impl EvalArgs {
+impl Overrides {
     /// The repository: `--repo`, else the current directory.
     pub fn repo(&self) -> PathBuf {
         self.repo.clone().unwrap_or_else(|| PathBuf::from("."))
     }
 
     /// Merges the flags over the `[eval]` configuration; flags win.
-    pub fn into_options(self, config: &EvalConfig) -> Result<EvalOptions, EvalError> {
+    pub fn into_options(self, config: &Settings) -> Result<EvalOptions, EvalError> {
         let repo = self.repo();
         let skill = self
             .skill
@@ -271,6 +211,8 @@ impl EvalArgs {
                 .unwrap_or_else(|| default_pass_env(agent)),
             install,
             quiet: self.quiet,
+            verifier_offline: self.verifier_offline,
+            build: self.build,
         };
         if options.seeds == 0 || options.attempts == 0 || options.jobs == 0 {
             return Err(EvalError::Usage(
@@ -284,15 +226,7 @@ impl EvalArgs {
     /// must agree with the recorded ones (a run's cells are only comparable under one set
     /// of options); `-j`, `--quiet` and `--no-cache` only change how the rest is run.
     pub fn resume_options(self, run_dir: &Path) -> Result<EvalOptions, EvalError> {
-        let path = run_dir.join(crate::eval::journal::RUN_FILE);
-        let text = std::fs::read(&path).map_err(|e| EvalError::io("reading", &path, e))?;
-        let recorded = serde_json::from_slice::<serde_json::Value>(&text)
-            .ok()
-            .and_then(|info| serde_json::from_value::<EvalOptions>(info["config"].clone()).ok())
-            .ok_or_else(|| EvalError::Journal {
-                path: path.clone(),
-                message: "holds no options of skillgate eval to resume with".into(),
-            })?;
+        let recorded = crate::eval::journal::read_run_info(run_dir)?.config;
         // Each option given again, normalized as the run records it, beside the recorded one.
         let shown = |p: &Path| p.display().to_string();
         let list = |c: &[Condition]| c.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(",");
@@ -349,6 +283,16 @@ impl EvalArgs {
                 self.worktree.then(|| on_off(true)),
                 on_off(recorded.worktree),
             ),
+            (
+                "--verifier-offline",
+                self.verifier_offline.then(|| on_off(true)),
+                on_off(recorded.verifier_offline),
+            ),
+            (
+                "--build",
+                self.build.then(|| on_off(true)),
+                on_off(recorded.build),
+            ),
         ]);
         let differs: Vec<String> = given
             .into_iter()
@@ -404,99 +348,5 @@ fn default_pass_env(agent: AgentKind) -> Vec<String> {
         AgentKind::ClaudeCode => vec!["ANTHROPIC_API_KEY".into()],
         AgentKind::Codex => vec!["OPENAI_API_KEY".into()],
         AgentKind::Command => Vec::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        eval: EvalArgs,
-    }
-
-    #[test]
-    fn flags_win_over_config() {
-        let cli = Cli::parse_from([
-            "x",
-            "SKILL.md",
-            "--agent",
-            "command",
-            "--agent-cmd",
-            "./a.sh",
-            "-j",
-            "2",
-            "--conditions",
-            "C0,C2",
-        ]);
-        let config: EvalConfig =
-            toml::from_str("seeds = 3\njobs = 4\nplacement = \"inject\"\nbackend = \"local\"\n")
-                .unwrap();
-        let o = cli.eval.into_options(&config).unwrap();
-        assert_eq!(
-            (o.seeds, o.jobs, o.placement, o.backend),
-            (3, 2, Placement::Inject, Backend::Local)
-        );
-        assert!(o.skill.is_absolute() && o.repo.is_absolute() && o.out.is_absolute());
-        assert_eq!(o.conditions, vec![Condition::C0, Condition::C2]);
-        assert_eq!(o.install, None);
-    }
-
-    #[test]
-    fn resume_reads_the_options_back_and_refuses_different_ones() {
-        let tmp = tempfile::tempdir().unwrap();
-        let run = tmp.path().join("run");
-        let out = run.to_str().unwrap();
-        let mut started = Cli::parse_from([
-            "x",
-            "SKILL.md",
-            "--agent",
-            "codex",
-            "--seeds",
-            "3",
-            "--conditions",
-            "C0,C1",
-            "--backend",
-            "local",
-            "--out",
-            out,
-        ])
-        .eval
-        .into_options(&EvalConfig::default())
-        .unwrap();
-        std::fs::create_dir_all(&run).unwrap();
-        let info = serde_json::json!({ "schema": 1, "config": started });
-        std::fs::write(run.join("run.json"), info.to_string()).unwrap();
-
-        let again = |flags: &[&str]| {
-            let mut argv = vec!["x", "--resume", "RUN"];
-            argv.extend_from_slice(flags);
-            Cli::parse_from(argv).eval.resume_options(&run)
-        };
-        let resumed = again(&["-j", "2"]).unwrap();
-        started.resume = true;
-        started.jobs = 2;
-        assert_eq!(resumed, started);
-        // The same options given again are fine, in any spelling that means the same.
-        assert!(again(&["--agent", "codex", "--conditions", "C0,C1", "SKILL.md"]).is_ok());
-        let refused = again(&["--seeds", "4", "--backend", "docker", "--worktree"]);
-        let message = refused.unwrap_err().to_string();
-        for part in [
-            "--seeds 4 (the run has 3)",
-            "--backend docker (the run has local)",
-            "--worktree on (the run has off)",
-        ] {
-            assert!(message.contains(part), "{part}: {message}");
-        }
-    }
-
-    #[test]
-    fn command_agent_needs_a_command() {
-        let cli = Cli::parse_from(["x", "SKILL.md", "--agent", "command"]);
-        assert!(cli.eval.into_options(&EvalConfig::default()).is_err());
-        assert!(toml::from_str::<EvalConfig>("nope = 1").is_err());
     }
 }

@@ -1,0 +1,92 @@
+//! From evaluation to verdict: run the paired evaluation, summarise its journal and decide,
+//! in one pass or in sequential seed rounds. Plain inputs only, so every command that
+//! evaluates (eval, report, a CI gate) goes through the same steps.
+
+use std::path::Path;
+
+use crate::eval::{self, EvalError, EvalOptions, SkillParts, journal};
+use crate::finding::Finding;
+use crate::stats::sequential::{SequentialError, SequentialPlan, Step};
+use crate::stats::{self, StatsError, StatsOptions};
+use crate::verdict::{self, Verdict, VerdictPolicy};
+
+/// Why no verdict could be reached.
+#[derive(Debug, thiserror::Error)]
+pub enum AssessError {
+    /// The evaluation itself failed (or was interrupted).
+    #[error(transparent)]
+    Eval(#[from] EvalError),
+    /// The journal's cells cannot be summarised.
+    #[error(transparent)]
+    Stats(#[from] StatsError),
+    /// The sequential plan cannot be followed.
+    #[error(transparent)]
+    Sequential(#[from] SequentialError),
+}
+
+/// The policies that turn a journal into a verdict.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy<'a> {
+    /// How figures become intervals.
+    pub stats: &'a StatsOptions,
+    /// When the verdict is `inject`.
+    pub verdict: &'a VerdictPolicy,
+}
+
+/// How many seed rounds to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounds {
+    /// The seeds of the options, in one pass.
+    Once,
+    /// One seed per round, stopping as soon as the verdict cannot change, at most this many.
+    Sequential(u32),
+}
+
+/// Runs the evaluation `options` describe and decides from its journal. In sequential mode,
+/// `on_round` hears each round's step; `findings` are the skill's static check.
+pub fn evaluate(
+    options: &EvalOptions,
+    skill: SkillParts,
+    findings: &[Finding],
+    policy: Policy<'_>,
+    rounds: Rounds,
+    mut on_round: impl FnMut(u32, Step),
+) -> Result<Verdict, AssessError> {
+    let max_seeds = match rounds {
+        Rounds::Once => {
+            eval::evaluate(options, skill)?;
+            return decide(&options.out, findings, policy);
+        }
+        Rounds::Sequential(max_seeds) => max_seeds,
+    };
+    let plan = SequentialPlan::new(max_seeds, policy.stats.confidence)?;
+    let mut options = options.clone();
+    let mut last = None;
+    for look in 1..=plan.max_looks() {
+        options.seeds = look;
+        options.resume = look > 1 || options.resume;
+        eval::evaluate(&options, skill.clone())?;
+        let cells = journal::read_cells(&options.out.join(journal::CELLS_FILE))?;
+        let summary = stats::summarize(&cells, &plan.options_at(look, policy.stats)?)?;
+        let step = verdict::decide_sequential(policy.verdict, findings, &summary, &plan, look)?;
+        on_round(look, step.step);
+        let settled = step.step != Step::Continue;
+        last = Some(step.verdict);
+        if settled {
+            break;
+        }
+    }
+    // A plan has at least one look, so a round ran.
+    last.ok_or(AssessError::Sequential(SequentialError::NoLooks))
+}
+
+/// The verdict from a run directory's journal.
+pub fn decide(
+    run_dir: &Path,
+    findings: &[Finding],
+    policy: Policy<'_>,
+) -> Result<Verdict, AssessError> {
+    let cells = journal::read_cells(&run_dir.join(journal::CELLS_FILE))?;
+    let summary = stats::summarize(&cells, policy.stats)?;
+    Ok(verdict::decide(policy.verdict, findings, Some(&summary)))
+}

@@ -1,0 +1,99 @@
+//! The lint layer's settings: which rules run, their severities, the size limits and the
+//! frontmatter policy. The command layer assembles them from `skillgate.toml`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::RULES;
+use crate::finding::Severity;
+
+/// Everything the rules and the rule runner read besides the skill and the project.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Which rules run.
+    pub selection: Selection,
+    /// Per-rule severity overrides, by code.
+    pub severity: BTreeMap<String, Severity>,
+    /// Thresholds used by the size and structure rules.
+    pub limits: Limits,
+    /// Frontmatter policy.
+    pub frontmatter: FrontmatterPolicy,
+}
+
+/// Which rules run: codes or prefixes to select (all when empty) and to ignore.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Codes or prefixes to run.
+    pub select: Vec<String>,
+    /// Codes or prefixes to skip.
+    pub ignore: Vec<String>,
+}
+
+impl Selection {
+    /// Whether the rule with `code` runs.
+    pub fn enabled(&self, code: &str) -> bool {
+        let matches = |pat: &String| {
+            code.to_ascii_uppercase()
+                .starts_with(&pat.to_ascii_uppercase())
+        };
+        (self.select.is_empty() || self.select.iter().any(matches))
+            && !self.ignore.iter().any(matches)
+    }
+
+    /// Every selector that matches no rule code, for a usage error.
+    pub fn unknown(&self) -> Vec<&str> {
+        self.select
+            .iter()
+            .chain(&self.ignore)
+            .filter(|p| {
+                !RULES.iter().any(|r| {
+                    r.code
+                        .to_ascii_uppercase()
+                        .starts_with(&p.to_ascii_uppercase())
+                })
+            })
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// Numeric thresholds (the `[limits]` table of `skillgate.toml`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case", default)]
+pub struct Limits {
+    /// Most o200k tokens a SKILL.md body should have.
+    pub body_tokens: usize,
+    /// Most lines a SKILL.md should have.
+    pub body_lines: usize,
+    /// Highest share of body tokens in code blocks.
+    pub code_share: f64,
+    /// Most lines in one code block.
+    pub code_block_lines: usize,
+    /// Tokens above which a reference file needs a table of contents.
+    pub reference_tokens: usize,
+    /// Longest `description`, in characters.
+    pub description_chars: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            body_tokens: 5_000,
+            body_lines: 500,
+            code_share: 0.40,
+            code_block_lines: 60,
+            reference_tokens: 10_000,
+            description_chars: 1_024,
+        }
+    }
+}
+
+/// Which frontmatter keys beyond the specification are accepted (the `[frontmatter]` table).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FrontmatterPolicy {
+    /// Extra keys that are fine here (e.g. `version`, `author`).
+    #[serde(default)]
+    pub allow_keys: Vec<String>,
+}
