@@ -453,7 +453,10 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), String> {
         return Err("[environment] gpus is not supported".to_owned());
     }
     for key in ["collect", "environment_mode", "artifacts"] {
-        if config.verifier.extra.contains_key(key) || config.extra.contains_key(key) {
+        if config.verifier.extra.contains_key(key) {
+            return Err(format!("[verifier] {key} is not supported"));
+        }
+        if config.extra.contains_key(key) {
             return Err(format!("`{key}` is not supported"));
         }
     }
@@ -709,7 +712,14 @@ mod tests {
                 "[environment] healthcheck",
             ),
             ("[environment]\ngpus = 1\n", "[environment] gpus"),
-            ("[[verifier.collect]]\npath = \"/x\"\n", "`collect`"),
+            (
+                "[[verifier.collect]]\npath = \"/x\"\n",
+                "[verifier] collect",
+            ),
+            (
+                "[verifier]\nenvironment_mode = \"separate\"\n",
+                "[verifier] environment_mode",
+            ),
             (
                 "[verifier.env]\nK = \"${NOT_SET_ANYWHERE}\"\n",
                 "[verifier.env] K needs the host variable NOT_SET_ANYWHERE",

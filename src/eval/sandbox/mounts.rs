@@ -124,11 +124,6 @@ impl View {
         })
     }
 
-    /// Whether a user namespace must be made first (not root).
-    pub fn needs_user_namespace(&self) -> bool {
-        self.user_maps.is_some()
-    }
-
     /// Runs in the child between `fork` and `exec`, after `unshare(CLONE_NEWNS…)`: maps the
     /// user (not root), makes every mount private, builds the view and enters it.
     pub fn enter(&self) -> io::Result<()> {
