@@ -129,25 +129,31 @@ pub fn repo_bundle(repo: &std::path::Path, worktree: bool) -> Result<sandbox::Bu
 /// Runs `skillgate eval`: loads the tasks, builds the C2 control, prepares the sandbox
 /// (failing once, before any cell, if it cannot run) and runs every cell not yet journaled.
 pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunSummary, EvalError> {
-    let set = task::Task::load_all(&options.tasks)?;
+    let mut set = task::Task::load_all(&options.tasks)?;
+    // A task that cannot be used is reported and left out; the others still run.
+    let (tasks, unusable): (Vec<_>, Vec<_>) = std::mem::take(&mut set.tasks)
+        .into_iter()
+        .partition(|t| t.problems(Some(&skill)).is_empty());
+    set.refused.extend(unusable.iter().map(|t| task::Refusal {
+        task: t.id.clone(),
+        reason: t.problems(Some(&skill)).join("; "),
+    }));
+    set.refused.sort_by(|a, b| a.task.cmp(&b.task));
     for refusal in &set.refused {
         eprintln!("skipped task {}: {}", refusal.task, refusal.reason);
     }
-    if set.tasks.is_empty() {
-        return Err(EvalError::Usage(format!(
-            "no task in {} can be run",
-            options.tasks.display()
-        )));
-    }
-    let tasks = set.tasks;
-    for task in &tasks {
-        let problems = task.problems(Some(&skill));
-        if !problems.is_empty() {
-            return Err(EvalError::Task {
-                task: task.id.clone(),
-                message: problems.join("; "),
-            });
-        }
+    if tasks.is_empty() {
+        return Err(match set.refused.as_slice() {
+            [one] => EvalError::Task {
+                task: one.task.clone(),
+                message: one.reason.clone(),
+            },
+            _ => EvalError::Usage(format!(
+                "none of the {} tasks in {} can be run",
+                set.refused.len(),
+                options.tasks.display()
+            )),
+        });
     }
     let control = control::ControlPool::builtin().matched_body(&skill)?;
     let repo = repo_bundle(&options.repo, options.worktree)?;
@@ -182,13 +188,27 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         options.install.clone(),
         options.build,
     )?;
+    let mut plan = plan;
+    let (runnable, refused): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.tasks)
+        .into_iter()
+        .partition(|t| sandbox.refuses(t).is_none());
+    for task in &refused {
+        let reason = sandbox.refuses(task).unwrap_or_default();
+        eprintln!("skipped task {}: {reason}", task.id);
+        plan.refused.push(task::Refusal {
+            task: task.id.clone(),
+            reason,
+        });
+    }
+    if runnable.is_empty() {
+        return Err(EvalError::Usage(format!(
+            "no task in {} can be run on the {} backend",
+            options.tasks.display(),
+            sandbox.name()
+        )));
+    }
+    plan.tasks = runnable;
     for task in &plan.tasks {
-        if let Some(reason) = sandbox.refuses(task) {
-            return Err(EvalError::Task {
-                task: task.id.clone(),
-                message: reason,
-            });
-        }
         for note in sandbox.notes(task) {
             eprintln!("note: task {}: {note}", task.id);
         }

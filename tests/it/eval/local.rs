@@ -342,3 +342,31 @@ fn verifier_network_follows_the_task() {
     let tmp = scratch();
     scenarios::verifier_network_follows_the_task(Backend::Local, tmp.path());
 }
+
+/// A run over a folder with tasks that cannot be run runs the others and lists the refused
+/// ones, each with its one-line reason, in run.json.
+#[test]
+fn unusable_tasks_are_skipped_and_listed() {
+    let tmp = scratch();
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Local, &out, "");
+    o.tasks = fixture("harbor-tasks");
+    let summary = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!(summary.planned, 4, "2 runnable tasks × C0, C1");
+    let mut tasks: Vec<String> = cells(&out).into_iter().map(|c| c.task).collect();
+    tasks.dedup();
+    assert_eq!(tasks, ["count-reward-txt", "low-stock-json"]);
+    let info = skillgate::eval::journal::read_run_info(&out).unwrap();
+    let refused: Vec<(&str, &str)> = info
+        .tasks_refused
+        .iter()
+        .map(|r| (r.task.as_str(), r.reason.as_str()))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            ("broken-config", "task.toml: unclosed table, expected `]`"),
+            ("two-steps", "multi-step tasks (`steps`) are not supported"),
+        ]
+    );
+}
