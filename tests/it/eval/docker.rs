@@ -383,3 +383,46 @@ fn environment_skills_are_removed_in_every_condition() {
 fn verifier_network_follows_the_task() {
     with_docker(|dir| scenarios::verifier_network_follows_the_task(Backend::Docker, dir));
 }
+
+/// `[agent] user` and `[verifier] user` run each phase as that user (a uid here: the
+/// busybox image names only root).
+#[test]
+fn phases_run_as_the_task_users() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    edit(
+        &task.join("task.toml"),
+        "[agent]\n",
+        "[agent]\nuser = 1000\n",
+    );
+    edit(
+        &task.join("task.toml"),
+        "[verifier]\n",
+        "[verifier]\nuser = 65534\n",
+    );
+    std::fs::write(
+        task.join("tests/test.sh"),
+        "[ \"$(id -u)\" = 65534 ] && echo 1 > /logs/verifier/reward.txt\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(script(
+        tmp.path(),
+        "who.sh",
+        "echo \"agent uid: $(id -u)\"\n",
+    ));
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(
+        cells[0].outcome,
+        skillgate::eval::Outcome::Pass,
+        "{:?}",
+        cells[0]
+    );
+    let logs = agent_logs(&out);
+    assert!(logs[0].1.contains("agent uid: 1000"), "{}", logs[0].1);
+}

@@ -370,3 +370,22 @@ fn unusable_tasks_are_skipped_and_listed() {
         ]
     );
 }
+
+/// The local backend runs every command as the user running skillgate: a task naming
+/// another user is refused in one line naming the field, never run as the wrong user.
+#[test]
+fn a_task_user_is_refused_on_the_local_backend() {
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    edit(
+        &task.join("task.toml"),
+        "[verifier]\n",
+        "[verifier]\nuser = \"tester\"\n",
+    );
+    let tasks = Task::load_all(&task).unwrap().tasks;
+    let reason = LocalSandbox::default().refuses(&tasks[0]).unwrap();
+    assert!(
+        reason.starts_with("[verifier] user = \"tester\" is not supported on the local backend"),
+        "{reason}"
+    );
+}
