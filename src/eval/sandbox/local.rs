@@ -2,8 +2,9 @@
 //! `logs/`, `solution/`, `skillgate/`, `tmp/`), each command in a process group, a control
 //! group and a mount namespace of its own. The mount namespace shows the cell's folders at
 //! the paths tasks use (`/app` or the task's workdir, `/tests`, `/logs`, `/solution`,
-//! `/skillgate`, `/tmp`) over the host's other top-level folders (see [`mounts`]), so nothing
-//! a task does touches the host's files while the host's programs stay visible. The control
+//! `/skillgate`, `/tmp`) over the host's other top-level folders, read-only (see
+//! [`mounts`]), so nothing a task does touches the host's files while the host's programs
+//! stay visible. The control
 //! group carries the task's CPU and memory limits and the pid limit a container gets, and
 //! reaches every process the command started; commands that may not use the network run in
 //! a network namespace of their own holding only a loopback interface, as under Docker's

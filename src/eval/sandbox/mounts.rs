@@ -1,7 +1,8 @@
 //! The file-system view of a `local` command: a mount namespace of its own whose root is a
-//! fresh tmpfs holding the host's top-level folders (bound in, so the host's programs stay
-//! visible) and the cell's own folders bound at the paths tasks use (`/app` or the task's
-//! workdir, `/tests`, `/logs`, `/solution`, `/skillgate`, `/tmp`). A task that writes
+//! fresh tmpfs holding the host's top-level folders (bound in read-only, so the host's
+//! programs stay visible and unchanged; `/dev`, `/proc` and `/sys` as they are) and the
+//! cell's own folders bound at the paths tasks use (`/app` or the task's workdir, `/tests`,
+//! `/logs`, `/solution`, `/skillgate`, `/tmp`). A task that writes
 //! `/logs/verifier/reward.txt` or `/app/out.txt` writes into its cell, never onto the host.
 //!
 //! Everything is planned before `fork` ([`View::plan`]); the child only makes system calls
@@ -16,6 +17,11 @@ use nix::libc;
 
 /// Top-level host folders the cell's own replace, whatever the layout says.
 const REPLACED: [&str; 5] = ["tests", "logs", "solution", "skillgate", "tmp"];
+/// Top-level host folders bound as they are: the kernel's, which commands write to.
+const KERNEL: [&str; 3] = ["dev", "proc", "sys"];
+/// `mount_setattr`'s flag for a read-only mount, and the flag applying it to submounts.
+const MOUNT_ATTR_RDONLY: u64 = 0x1;
+const AT_RECURSIVE: libc::c_int = 0x8000;
 
 /// One step of building the view, with its paths ready for the system calls.
 #[derive(Debug)]
@@ -26,6 +32,8 @@ enum Step {
     Bind { from: CString, to: CString },
     /// A symbolic link at `at` pointing to `target`.
     Link { target: CString, at: CString },
+    /// Makes the mount at the path (and those below it) read-only.
+    ReadOnly(CString),
 }
 
 /// The planned view of one command.
@@ -90,6 +98,9 @@ impl View {
                     from: c(&host)?,
                     to: c(&inside)?,
                 });
+                if !KERNEL.contains(&text) {
+                    steps.push(Step::ReadOnly(c(&inside)?));
+                }
             }
         }
         let mut made: Vec<PathBuf> = Vec::new();
@@ -168,6 +179,7 @@ impl View {
                     Step::Link { target, at } => {
                         check(libc::symlink(target.as_ptr(), at.as_ptr()))?;
                     }
+                    Step::ReadOnly(path) => read_only(path)?,
                 }
             }
             check(libc::chdir(self.root.as_ptr()))?;
@@ -176,6 +188,55 @@ impl View {
         }
         Ok(())
     }
+}
+
+/// Makes a mount and every mount below it read-only (`mount_setattr`, Linux 5.12), or the
+/// mount alone on older kernels.
+///
+/// # Safety
+/// Only system calls, on a NUL-terminated path.
+unsafe fn read_only(path: &std::ffi::CStr) -> io::Result<()> {
+    #[repr(C)]
+    struct MountAttr {
+        attr_set: u64,
+        attr_clr: u64,
+        propagation: u64,
+        userns_fd: u64,
+    }
+    let attr = MountAttr {
+        attr_set: MOUNT_ATTR_RDONLY,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    // SAFETY: the caller's path is NUL-terminated; `attr` lives across the call.
+    let done = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            AT_RECURSIVE,
+            &attr as *const MountAttr,
+            std::mem::size_of::<MountAttr>(),
+        )
+    };
+    if done == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    if e.raw_os_error() != Some(libc::ENOSYS) {
+        return Err(e);
+    }
+    // SAFETY: as above.
+    check(unsafe {
+        libc::mount(
+            std::ptr::null(),
+            path.as_ptr(),
+            std::ptr::null(),
+            libc::MS_REMOUNT | libc::MS_BIND | libc::MS_RDONLY,
+            std::ptr::null(),
+        )
+    })
 }
 
 fn check(result: libc::c_int) -> io::Result<()> {

@@ -300,7 +300,7 @@ fn harbor_tasks_check_touches_no_host_path() {
 }
 
 /// Every command sees the cell's folders at the task's paths; what it writes there, and in
-/// `/tmp`, stays in the cell.
+/// `/tmp`, stays in the cell, and the host's other folders are read-only.
 #[test]
 fn absolute_paths_stay_in_the_cell() {
     let tmp = scratch();
@@ -314,10 +314,15 @@ fn absolute_paths_stay_in_the_cell() {
     let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
     let script = format!(
         "pwd; mkdir -p /logs/verifier /tests; echo 0.5 > /logs/verifier/reward.txt; \
-         echo made > /app/made.txt; echo t > /tests/t; echo p > {probe}; ls /app"
+         echo made > /app/made.txt; echo t > /tests/t; echo p > {probe}; ls /app; \
+         touch /etc{probe} 2>/dev/null && echo wrote the host; echo x > /dev/null"
     );
     let printed = run(session.as_mut(), tmp.path(), &["sh", "-c", &script], false);
-    assert_eq!(printed, "/app\nmade.txt\n");
+    assert_eq!(
+        printed, "/app\nmade.txt\n",
+        "the host's folders are read-only"
+    );
+    assert!(!std::path::Path::new(&format!("/etc{probe}")).exists());
     assert_eq!(
         session
             .read("/logs/verifier/reward.txt")
