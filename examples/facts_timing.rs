@@ -4,9 +4,10 @@
 
 use std::time::Instant;
 
-use skillgate::knowledge::{Ecosystem, PackageAlias};
+use skillgate::claims::{AliasTable, claims};
+use skillgate::knowledge::PackageAlias;
+use skillgate::project::Ecosystem;
 use skillgate::skill::Document;
-use skillgate::skill::claims::{AliasTable, claims};
 use skillgate::skill::code::{CodeSnippet, FactExtractor, extract_facts};
 
 const ROUNDS: u32 = 500;

@@ -239,7 +239,8 @@ mod tests {
         let again = |flags: &[&str]| {
             let mut argv = vec!["x", "--resume", "RUN"];
             argv.extend_from_slice(flags);
-            Overrides::from(Cli::parse_from(argv).eval).resume_options(&run)
+            Overrides::from(Cli::parse_from(argv).eval)
+                .resume_options(&run, crate::eval::journal::read_run_info(&run)?.config)
         };
         let resumed = again(&["-j", "2"]).unwrap();
         started.resume = true;

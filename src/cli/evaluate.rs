@@ -34,7 +34,9 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
     let config = load_config(config_path.as_deref())?;
     let given = Overrides::from(command.eval);
     let options = match given.resume.clone() {
-        Some(run_dir) => given.resume_options(&run_dir)?,
+        Some(run_dir) => {
+            given.resume_options(&run_dir, eval::journal::read_run_info(&run_dir)?.config)?
+        }
         None => given.into_options(&config.eval)?,
     };
     let skill = Skill::load(&options.skill)?;

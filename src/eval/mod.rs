@@ -6,6 +6,7 @@
 //! to the journal. Statistics read the journal; nothing here decides a verdict.
 
 pub mod agent;
+mod clock;
 pub mod condition;
 pub mod control;
 pub mod journal;
@@ -19,8 +20,8 @@ use std::path::PathBuf;
 
 pub use condition::{Condition, Placement, SkillParts};
 pub use journal::{AttemptRecord, CellRecord, Outcome};
-pub use options::{Backend, EvalOptions, Overrides};
-pub use settings::Settings;
+pub use options::{EvalOptions, Overrides};
+pub use settings::{Backend, Settings};
 
 /// Everything that can go wrong while preparing or running an evaluation.
 ///

@@ -8,28 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::EvalError;
 use super::agent::AgentKind;
 use super::condition::{Condition, Placement};
-use super::settings::Settings;
-
-/// Which sandbox runs the cells.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Backend {
-    /// A container per cell (bollard).
-    #[default]
-    Docker,
-    /// A temporary copy and a process group, for machines without Docker.
-    Local,
-}
-
-impl Backend {
-    /// `docker` or `local`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Backend::Docker => "docker",
-            Backend::Local => "local",
-        }
-    }
-}
+use super::settings::{Backend, Settings};
 
 /// The options given for one run (on the command line), before they are merged over the
 /// [`Settings`]; `None` and `false` mean not given.
@@ -171,7 +150,7 @@ impl Overrides {
             (None, None) => (
                 PathBuf::from(format!(
                     "skillgate-runs/{}",
-                    crate::eval::runner::rfc3339(std::time::SystemTime::now()).replace(':', "-")
+                    super::clock::rfc3339(std::time::SystemTime::now()).replace(':', "-")
                 )),
                 false,
             ),
@@ -222,11 +201,14 @@ impl Overrides {
         Ok(options)
     }
 
-    /// The options recorded in `run_dir/run.json`, for `--resume`. Options given again
+    /// The options the run in `run_dir` recorded in its `run.json` (`recorded`), for `--resume`. Options given again
     /// must agree with the recorded ones (a run's cells are only comparable under one set
     /// of options); `-j`, `--quiet` and `--no-cache` only change how the rest is run.
-    pub fn resume_options(self, run_dir: &Path) -> Result<EvalOptions, EvalError> {
-        let recorded = crate::eval::journal::read_run_info(run_dir)?.config;
+    pub fn resume_options(
+        self,
+        run_dir: &Path,
+        recorded: EvalOptions,
+    ) -> Result<EvalOptions, EvalError> {
         // Each option given again, normalized as the run records it, beside the recorded one.
         let shown = |p: &Path| p.display().to_string();
         let list = |c: &[Condition]| c.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(",");

@@ -6,7 +6,27 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 
 use super::condition::Placement;
-use super::options::Backend;
+
+/// Which sandbox runs the cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// A container per cell (bollard).
+    #[default]
+    Docker,
+    /// A temporary copy and a process group, for machines without Docker.
+    Local,
+}
+
+impl Backend {
+    /// `docker` or `local`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Docker => "docker",
+            Backend::Local => "local",
+        }
+    }
+}
 
 /// The `[eval]` table of `skillgate.toml`; every field optional, command-line flags win.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -8,9 +8,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::knowledge;
+use crate::claims::Analysis;
 use crate::project::{Ecosystem, Project};
-use crate::skill::analysis::Analysis;
 use crate::skill::code::Lang;
 
 /// How much of the skill's stack the project shares.
@@ -80,7 +79,7 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
         };
         evidence.push(format!(
             "{}: skill uses {}; {side}",
-            name(*ecosystem),
+            ecosystem.as_str(),
             signs.join(", ")
         ));
     }
@@ -88,7 +87,7 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
         let others: Vec<&str> = project_side
             .keys()
             .filter(|e| !skill.contains_key(e))
-            .map(|e| name(*e))
+            .map(|e| e.as_str())
             .collect();
         if !others.is_empty() {
             evidence.push(format!("project also uses {}", others.join(", ")));
@@ -102,30 +101,15 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     }
 }
 
-/// The ecosystem's registry name (`npm`, `pypi`...).
-pub fn name(ecosystem: Ecosystem) -> &'static str {
-    match ecosystem {
-        Ecosystem::Npm => "npm",
-        Ecosystem::Pypi => "pypi",
-        Ecosystem::Cargo => "cargo",
-        Ecosystem::Go => "go",
-        Ecosystem::Maven => "maven",
-        Ecosystem::Rubygems => "rubygems",
-        Ecosystem::Composer => "composer",
-        Ecosystem::Nuget => "nuget",
-        Ecosystem::Actions => "actions",
-        Ecosystem::Docker => "docker",
-    }
-}
-
 /// Ecosystems of the skill with their signs: packages it names, languages of its code.
 fn skill_stack(analysis: &Analysis) -> BTreeMap<Ecosystem, Vec<String>> {
     let mut stack: BTreeMap<Ecosystem, Vec<String>> = BTreeMap::new();
     for claim in &analysis.claims {
         let subject = &claim.subject;
         let ecosystem = match subject.ecosystem {
-            knowledge::Ecosystem::Runtime => runtime_stack(&subject.package),
-            other => other.in_project().filter(|e| *e != Ecosystem::Actions),
+            Ecosystem::Runtime => runtime_stack(&subject.package),
+            Ecosystem::Actions | Ecosystem::Kubernetes => None,
+            other => Some(other),
         };
         if let Some(ecosystem) = ecosystem {
             add(&mut stack, ecosystem, subject.package.clone());

@@ -16,15 +16,15 @@ use std::ops::Range;
 
 use serde::{Deserialize, Deserializer};
 
+use crate::claims::Analysis;
 use crate::finding::{Finding, Location, Related, Severity};
 use crate::project::Project;
-use crate::skill::analysis::Analysis;
 use crate::skill::{Skill, SourceFile};
 
 pub use fit::{Fit, StackFit};
 pub use settings::{FrontmatterPolicy, Limits, Selection, Settings};
 
-pub use rules::RULES;
+pub use rules::{ApiHit, ApiMatcher, PatternError, RULES};
 
 /// A rule family, by the hundreds digit of its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

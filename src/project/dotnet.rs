@@ -7,9 +7,10 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use serde_json::Value;
 
-use super::collect::{Role, Sink, at};
-use super::locate::LineIndex;
-use super::npm::{json_error, key_position};
+use super::input::json_error;
+use super::locate::{LineIndex, at, key_position};
+use super::sink::Sink;
+use super::tools::Role;
 use super::{DepKind, Ecosystem, RuntimeKind};
 
 /// Reads an MSBuild project file.

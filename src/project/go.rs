@@ -7,8 +7,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::collect::{Role, Sink, at};
-use super::locate::to_u32;
+use super::locate::{at, to_u32};
+use super::sink::Sink;
+use super::tools::Role;
 use super::{DepKind, Ecosystem, Located, RuntimeKind};
 
 /// Which block a line of `go.mod` is inside.

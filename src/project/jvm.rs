@@ -9,9 +9,10 @@ use quick_xml::events::Event;
 use toml::Spanned;
 use toml::de::DeValue;
 
-use super::collect::{Role, Sink, at};
-use super::locate::{LineIndex, to_u32};
+use super::locate::{LineIndex, at, to_u32};
+use super::sink::Sink;
 use super::toml_doc::{Doc, entries, get, table_at};
+use super::tools::Role;
 use super::{DepKind, Ecosystem, Located, RuntimeKind};
 
 /// How many nested `${...}` references are followed before giving up (cycles).

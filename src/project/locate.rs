@@ -1,5 +1,9 @@
 //! Byte offsets to lines and columns, and cheap searches for where a key is written.
 
+use std::path::Path;
+
+use super::Located;
+
 /// Turns byte offsets of one text into 1-based lines and columns without indexing every
 /// line: it remembers the last answer and counts forward from it, so queries in document
 /// order (the way every reader asks) cost one pass over the text in total and no memory.
@@ -154,6 +158,38 @@ pub(crate) fn yaml_key(trimmed: &str) -> Option<&str> {
         .find(": ")
         .or_else(|| trimmed.strip_suffix(':').map(str::len))?;
     Some(&trimmed[..end])
+}
+
+/// Builds a [`Located`] value for a file relative to the root.
+pub(crate) fn at(
+    value: impl Into<String>,
+    path: &Path,
+    (line, column): (u32, u32),
+) -> Located<String> {
+    Located {
+        value: value.into(),
+        path: path.to_path_buf(),
+        line,
+        column,
+    }
+}
+
+/// Where `key` is written inside the object `section` (searched from that section's key).
+pub(crate) fn key_position(
+    text: &str,
+    index: &LineIndex<'_>,
+    section: &[&str],
+    key: &str,
+) -> (u32, u32) {
+    let mut cursor = KeyCursor::new(text);
+    for part in section {
+        if cursor.seek_key(part).is_none() {
+            return (1, 1);
+        }
+    }
+    cursor
+        .seek_key(key)
+        .map_or((1, 1), |offset| index.position(offset))
 }
 
 #[cfg(test)]

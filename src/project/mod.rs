@@ -4,9 +4,10 @@
 //! directories), counts languages by file extension and reads only manifest-like files. The
 //! result, [`Project`], is everything the SG4xx rules need, so that no rule does I/O.
 
-mod collect;
 mod dotnet;
+mod ecosystem;
 mod go;
+mod input;
 mod jvm;
 mod locate;
 mod npm;
@@ -16,6 +17,7 @@ mod python;
 mod ruby;
 mod runtimes;
 mod rust;
+mod sink;
 mod toml_doc;
 mod tools;
 pub mod version;
@@ -24,6 +26,8 @@ mod walk;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
+
+pub use self::ecosystem::Ecosystem;
 
 /// What a repository uses: languages, dependencies, runtimes and tool conventions.
 #[derive(Debug, Clone, Serialize)]
@@ -49,32 +53,6 @@ pub struct LanguageCount {
     pub language: String,
     /// Number of files with one of the language's extensions.
     pub files: u64,
-}
-
-/// A package ecosystem: the registry a dependency name belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ecosystem {
-    /// npm packages (`package.json`).
-    Npm,
-    /// Python packages (PyPI).
-    Pypi,
-    /// Rust crates.
-    Cargo,
-    /// Go modules.
-    Go,
-    /// Maven artifacts (`group:artifact`), also Gradle plugins by id.
-    Maven,
-    /// Ruby gems.
-    Rubygems,
-    /// PHP packages (Packagist).
-    Composer,
-    /// .NET packages.
-    Nuget,
-    /// GitHub Actions (`owner/repo`).
-    Actions,
-    /// Container images (`FROM`).
-    Docker,
 }
 
 /// How a dependency is used.
@@ -216,7 +194,7 @@ pub fn scan(root: &Path) -> Result<Project, ScanError> {
     if !meta.is_dir() {
         return Err(ScanError::NotADirectory(root.to_path_buf()));
     }
-    let mut sink = collect::Sink::new(root);
+    let mut sink = sink::Sink::new(root);
     let languages = walk::walk(root, &mut sink);
     Ok(sink.finish(languages))
 }
@@ -242,7 +220,7 @@ impl Project {
         ecosystem: Ecosystem,
         name: &str,
     ) -> impl Iterator<Item = &Dependency> + Clone {
-        let name = collect::canonical_name(ecosystem, name);
+        let name = sink::canonical_name(ecosystem, name);
         self.dependencies
             .iter()
             .filter(move |d| d.ecosystem == ecosystem && d.name == name)

@@ -9,9 +9,11 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use super::collect::{Role, Sink, at};
-use super::locate::{KeyCursor, LineIndex, yaml_key_lines};
+use super::input::{json_error, yaml_error};
+use super::locate::{KeyCursor, LineIndex, at, key_position, to_u32, yaml_key_lines};
 use super::ordered::Ordered;
+use super::sink::Sink;
+use super::tools::Role;
 use super::{DepKind, Ecosystem, RuntimeKind};
 
 /// `package.json` sections that declare dependencies, and the kind each declares.
@@ -50,31 +52,6 @@ pub(crate) fn read_package_json(sink: &mut Sink, rel: &Path, text: &str) {
     read_engines(sink, rel, text, &index, &value);
     read_package_manager(sink, rel, text, &index, &value);
     read_scripts(sink, rel, text, &index, &value);
-}
-
-/// Reports a JSON syntax error with the parser's line and column.
-pub(crate) fn json_error(sink: &mut Sink, rel: &Path, err: &serde_json::Error) {
-    let line = super::locate::to_u32(err.line().max(1));
-    let column = super::locate::to_u32(err.column().max(1));
-    sink.diagnostic(rel, line, column, format!("invalid JSON: {err}"));
-}
-
-/// Where `key` is written inside the object `section` (searched from that section's key).
-pub(crate) fn key_position(
-    text: &str,
-    index: &LineIndex<'_>,
-    section: &[&str],
-    key: &str,
-) -> (u32, u32) {
-    let mut cursor = KeyCursor::new(text);
-    for part in section {
-        if cursor.seek_key(part).is_none() {
-            return (1, 1);
-        }
-    }
-    cursor
-        .seek_key(key)
-        .map_or((1, 1), |offset| index.position(offset))
 }
 
 fn read_section(
@@ -345,22 +322,6 @@ fn pnpm_package_key(key: &str) -> Option<(&str, &str)> {
     (!name.is_empty() && !version.is_empty()).then_some((name, version))
 }
 
-/// Reports a YAML syntax error with the parser's line and column.
-pub(crate) fn yaml_error(sink: &mut Sink, rel: &Path, err: &serde_norway::Error) {
-    let (line, column) = err.location().map_or((1, 1), |l| {
-        (
-            super::locate::to_u32(l.line()),
-            super::locate::to_u32(l.column()),
-        )
-    });
-    sink.diagnostic(
-        rel,
-        line.max(1),
-        column.max(1),
-        format!("invalid YAML: {err}"),
-    );
-}
-
 /// Reads a `yarn.lock`, classic (v1) or berry, line by line so that memory stays bounded
 /// however large the file is.
 pub(crate) fn read_yarn_lock(sink: &mut Sink, rel: &Path, mut reader: impl BufRead) {
@@ -368,7 +329,7 @@ pub(crate) fn read_yarn_lock(sink: &mut Sink, rel: &Path, mut reader: impl BufRe
     let mut saw_entry = false;
     let mut buffer = Vec::new();
     for number in 1.. {
-        let line_number = super::locate::to_u32(number);
+        let line_number = to_u32(number);
         let line = match next_line(&mut reader, &mut buffer) {
             Ok(Some(line)) => line,
             Ok(None) => break,

@@ -6,9 +6,10 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::collect::{Role, Sink, at};
-use super::locate::{KeyCursor, LineIndex};
-use super::npm::{json_error, key_position};
+use super::input::json_error;
+use super::locate::{KeyCursor, LineIndex, at, key_position};
+use super::sink::Sink;
+use super::tools::Role;
 use super::{DepKind, Ecosystem, RuntimeKind};
 
 /// Reads a `composer.json`.

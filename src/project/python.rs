@@ -7,11 +7,12 @@ use serde::Deserialize;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::collect::{Role, Sink, at};
-use super::locate::{KeyCursor, LineIndex, to_u32};
-use super::npm::json_error;
+use super::input::{json_error, read_bounded};
+use super::locate::{KeyCursor, LineIndex, at, to_u32};
 use super::ordered::Ordered;
-use super::toml_doc::{Doc, entries, get, table_at};
+use super::sink::Sink;
+use super::toml_doc::{Doc, entries, for_each_locked_package, get, table_at};
+use super::tools::Role;
 use super::{DepKind, Ecosystem, RuntimeKind};
 
 /// How deep `-r` includes may nest before the chain is assumed to be a cycle.
@@ -219,7 +220,7 @@ fn include_requirements(sink: &mut Sink, from: &Path, target: &str, line: u32, d
         let message = format!("include {target} is a symbolic link; not followed");
         return sink.diagnostic(from, line, 1, message);
     }
-    if let Some(text) = super::walk::read_bounded(sink, &path, &rel, 4 << 20) {
+    if let Some(text) = read_bounded(sink, &path, &rel, 4 << 20) {
         read_requirements_at_depth(sink, &rel, &text, depth + 1);
     }
 }
@@ -408,26 +409,6 @@ fn is_local_package(table: &DeTable<'_>) -> bool {
             .iter()
             .any(|k| get(s, k).is_some())
     })
-}
-
-/// Calls `found` with the name and located version of each `[[package]]` of a lockfile.
-pub(crate) fn for_each_locked_package(
-    doc: &Doc<'_>,
-    mut found: impl FnMut(&str, super::Located<String>, &DeTable<'_>),
-) {
-    let Some(packages) = get(&doc.root, "package").and_then(|p| p.get_ref().as_array()) else {
-        return;
-    };
-    for package in packages {
-        let Some(table) = package.get_ref().as_table() else {
-            continue;
-        };
-        let name = get(table, "name").and_then(|n| n.get_ref().as_str());
-        let version = get(table, "version").and_then(|v| doc.string(v));
-        if let (Some(name), Some(version)) = (name, version) {
-            found(name, version, table);
-        }
-    }
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 
 use std::path::Path;
 
-use super::collect::{Role, Sink, at};
-use super::locate::to_u32;
+use super::locate::{at, to_u32};
+use super::sink::Sink;
+use super::tools::Role;
 use super::{DepKind, Ecosystem, RuntimeKind};
 
 /// Reads a `Gemfile.lock`.

@@ -4,9 +4,9 @@
 
 use std::path::Path;
 
-use super::collect::{Sink, at};
-use super::locate::{to_u32, yaml_key};
-use super::npm::yaml_error;
+use super::input::yaml_error;
+use super::locate::{at, to_u32, yaml_key};
+use super::sink::Sink;
 use super::toml_doc::{Doc, get, table_at};
 use super::{DepKind, Ecosystem, RuntimeKind};
 

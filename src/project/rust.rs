@@ -6,9 +6,10 @@ use std::path::Path;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::collect::{Role, Sink, at};
-use super::python::for_each_locked_package;
-use super::toml_doc::{Doc, entries, get, table_at};
+use super::locate::at;
+use super::sink::Sink;
+use super::toml_doc::{Doc, entries, for_each_locked_package, get, table_at};
+use super::tools::Role;
 use super::{DepKind, Ecosystem, RuntimeKind};
 
 const SECTIONS: &[(&str, DepKind)] = &[

@@ -6,8 +6,8 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::Located;
-use super::collect::{Sink, at};
-use super::locate::LineIndex;
+use super::locate::{LineIndex, at};
+use super::sink::Sink;
 
 /// A parsed TOML document and the line index of its text.
 pub(crate) struct Doc<'t> {
@@ -70,4 +70,24 @@ pub(crate) fn entries<'a, 'i>(
     table: &'a DeTable<'i>,
 ) -> impl Iterator<Item = (&'a str, &'a Spanned<DeValue<'i>>)> {
     table.iter().map(|(k, v)| (k.get_ref().as_ref(), v))
+}
+
+/// Calls `found` with the name and located version of each `[[package]]` of a lockfile.
+pub(crate) fn for_each_locked_package(
+    doc: &Doc<'_>,
+    mut found: impl FnMut(&str, Located<String>, &DeTable<'_>),
+) {
+    let Some(packages) = get(&doc.root, "package").and_then(|p| p.get_ref().as_array()) else {
+        return;
+    };
+    for package in packages {
+        let Some(table) = package.get_ref().as_table() else {
+            continue;
+        };
+        let name = get(table, "name").and_then(|n| n.get_ref().as_str());
+        let version = get(table, "version").and_then(|v| doc.string(v));
+        if let (Some(name), Some(version)) = (name, version) {
+            found(name, version, table);
+        }
+    }
 }

@@ -1,7 +1,15 @@
 //! Tool conventions: the evidence readers recorded, completed from the dependencies.
 
-use super::collect::{Role, at};
+use super::locate::at;
 use super::{DepKind, Dependency, Ecosystem, Located, Tool, Tools};
+
+/// Which tool convention a piece of evidence is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    PackageManager,
+    TestRunner,
+    BuildTool,
+}
 
 /// Test runners recognised by a dependency on them.
 const TEST_DEPENDENCIES: &[(Ecosystem, &str, &str)] = &[

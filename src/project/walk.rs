@@ -2,13 +2,14 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
 use ignore::{DirEntry, WalkBuilder};
 
-use super::collect::Sink;
+use super::input::read_bounded;
+use super::sink::Sink;
 use super::{LanguageCount, dotnet, go, jvm, npm, php, python, ruby, runtimes, rust};
 
 /// Directories that hold vendored, generated or installed code, never the project's own.
@@ -385,38 +386,6 @@ fn dispatch(sink: &mut Sink, reader: Reader, rel: &Path, text: &str) {
         Reader::Dockerfile => runtimes::read_dockerfile(sink, rel, text),
         Reader::Workflow => runtimes::read_workflow(sink, rel, text),
     }
-}
-
-/// Reads a file of at most `limit` bytes as UTF-8; anything else becomes a diagnostic.
-/// The buffer is sized from the file's length up front: a doubling `String` would hold
-/// twice a large lockfile at the moment it grows.
-pub(crate) fn read_bounded(sink: &mut Sink, path: &Path, rel: &Path, limit: u64) -> Option<String> {
-    match read_limited(path, limit) {
-        Ok(Some(text)) => Some(text),
-        Ok(None) => {
-            sink.diagnostic(rel, 1, 1, format!("skipped: larger than {limit} bytes"));
-            None
-        }
-        Err(err) => {
-            sink.diagnostic(rel, 1, 1, format!("cannot read: {err}"));
-            None
-        }
-    }
-}
-
-/// The file's text, or `None` when it is larger than `limit` (checked before reading, and
-/// again while reading in case it grows).
-fn read_limited(path: &Path, limit: u64) -> std::io::Result<Option<String>> {
-    let file = File::open(path)?;
-    let len = file.metadata()?.len();
-    if len > limit {
-        return Ok(None);
-    }
-    let mut text = String::new();
-    text.try_reserve_exact(usize::try_from(len).unwrap_or(0).saturating_add(1))
-        .map_err(std::io::Error::other)?;
-    let read = file.take(limit + 1).read_to_string(&mut text)?;
-    Ok((u64::try_from(read).unwrap_or(u64::MAX) <= limit).then_some(text))
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::finding::{Finding, Severity};
-use crate::lint::fit::{self, StackFit};
-use crate::project::{Project, RuntimeKind};
+use crate::lint::fit::StackFit;
+use crate::project::{Ecosystem, Project, RuntimeKind};
 use crate::skill::{Skill, SourceFile};
 use crate::verdict::{Basis, Decision, Verdict};
 
@@ -92,7 +92,11 @@ impl ProjectSummary {
         let names = |tools: &[crate::project::Tool]| tools.iter().map(|t| t.name.clone()).collect();
         ProjectSummary {
             root: display(&project.root),
-            ecosystems: project.ecosystems().into_iter().map(fit::name).collect(),
+            ecosystems: project
+                .ecosystems()
+                .into_iter()
+                .map(Ecosystem::as_str)
+                .collect(),
             runtimes: project
                 .runtimes
                 .iter()

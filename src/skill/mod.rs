@@ -1,12 +1,11 @@
 //! The skill under review: its SKILL.md (frontmatter and markdown body) and the files in its
 //! folder, read and parsed exactly once. Every rule reads this model; none touches the disk.
 
-pub mod analysis;
-pub mod claims;
 pub mod code;
 pub mod error;
 pub mod frontmatter;
 pub mod markdown;
+pub(crate) mod prose_versions;
 pub mod source;
 pub mod tokens;
 

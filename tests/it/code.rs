@@ -2,9 +2,11 @@
 
 use std::cmp::Ordering;
 
-use skillgate::knowledge::{ApiChange, ApiFile, ChangeKind, Ecosystem, PackageAlias, Pattern};
-use skillgate::skill::claims::{AliasTable, Origin, claims};
-use skillgate::skill::code::{ApiMatcher, CodeSnippet, extract_facts};
+use skillgate::claims::{AliasTable, Origin, claims};
+use skillgate::knowledge::{ApiChange, ApiFile, ChangeKind, PackageAlias, Pattern};
+use skillgate::lint::ApiMatcher;
+use skillgate::project::Ecosystem;
+use skillgate::skill::code::{CodeSnippet, extract_facts};
 
 use skillgate::skill::Document;
 

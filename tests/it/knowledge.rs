@@ -4,10 +4,11 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use skillgate::knowledge::{
-    ApiChange, ApiFile, Ecosystem, Knowledge, Pattern, RULE_FILES, example_mentions_pattern,
-    knowledge, validate,
+    ApiChange, ApiFile, Knowledge, Pattern, RULE_FILES, example_mentions_pattern, knowledge,
+    validate,
 };
-use skillgate::skill::code::ApiMatcher;
+use skillgate::lint::ApiMatcher;
+use skillgate::project::Ecosystem;
 use skillgate::skill::code::{CodeSnippet, extract_facts};
 
 /// Paths of every `.toml` file under `dir`, relative to it, with `/` separators.

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use regex::Regex;
 
+pub use self::project::{ApiHit, ApiMatcher, PatternError};
 use super::Rule;
 use crate::skill::Skill;
 

@@ -2,9 +2,11 @@
 
 /// One end of an interval: a version and whether it is included.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Bound<V> {
-    pub(crate) version: V,
-    pub(crate) inclusive: bool,
+pub struct Bound<V> {
+    /// The version at the bound.
+    pub version: V,
+    /// Whether the bound itself is included.
+    pub inclusive: bool,
 }
 
 /// The versions between two bounds; `None` is unbounded.

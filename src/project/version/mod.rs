@@ -12,18 +12,25 @@
 //! - Maven and NuGet: [`maven`] ordering and interval ranges.
 //! - RubyGems: [`rubygems`], including `~>`.
 //! - Actions refs and Docker tags: dotted numbers; `v4` admits every `v4.x.y`.
+//! - Requirements a person writes in prose or an install command: [`Requirement`], an
+//!   interval of numeric [`Release`]s whose bare versions read per ecosystem ([`Dialect`]).
+//! - Runtimes and Kubernetes, named without the runtime: PEP 440 releases (`3.12`, `1.25`);
+//!   [`runtime_ecosystem`] names the semantics of one runtime.
 
 mod interval;
 mod maven;
 mod pep440;
+mod requirement;
 mod rubygems;
 
 use std::cmp::Ordering;
 
 use nodejs_semver::{Range, Version as NpmVersion};
 
+pub use self::interval::Bound;
 use self::interval::{Interval, Ranges};
 use self::maven::MavenVersion;
+pub use self::requirement::{Dialect, Release, Requirement};
 use super::Ecosystem;
 
 /// Whether `version` meets `constraint` in the ecosystem's semantics.
@@ -36,7 +43,9 @@ pub fn satisfies(ecosystem: Ecosystem, constraint: &str, version: &str) -> Optio
             let req = semver::VersionReq::parse(constraint.trim()).ok()?;
             Some(req.matches(&semver::Version::parse(version.trim()).ok()?))
         }
-        Ecosystem::Pypi => pep440::satisfies(constraint, version),
+        Ecosystem::Pypi | Ecosystem::Runtime | Ecosystem::Kubernetes => {
+            pep440::satisfies(constraint, version)
+        }
         Ecosystem::Rubygems => rubygems::satisfies(constraint, version),
         _ => with_ranges(ecosystem, constraint, version, Question::Contains),
     }
@@ -48,7 +57,9 @@ pub fn compare(ecosystem: Ecosystem, a: &str, b: &str) -> Option<Ordering> {
         Ecosystem::Npm | Ecosystem::Composer => Some(npm_version(a)?.cmp(&npm_version(b)?)),
         Ecosystem::Cargo => Some(loose_semver(a)?.cmp(&loose_semver(b)?)),
         Ecosystem::Go => Some(go_version(a)?.cmp(&go_version(b)?)),
-        Ecosystem::Pypi => Some(pep440::parse_version(a)?.cmp(&pep440::parse_version(b)?)),
+        Ecosystem::Pypi | Ecosystem::Runtime | Ecosystem::Kubernetes => {
+            Some(pep440::parse_version(a)?.cmp(&pep440::parse_version(b)?))
+        }
         Ecosystem::Maven | Ecosystem::Nuget => {
             Some(MavenVersion::parse(a).cmp(&MavenVersion::parse(b)))
         }
@@ -266,7 +277,7 @@ fn with_ranges(
             question,
             &dotted(version)?,
         )),
-        Ecosystem::Pypi => Some(ask(
+        Ecosystem::Pypi | Ecosystem::Runtime | Ecosystem::Kubernetes => Some(ask(
             &pep440::parse_ranges(constraint)?,
             question,
             &pep440::parse_version(version)?,

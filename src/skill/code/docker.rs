@@ -3,7 +3,9 @@
 //! Instructions are read line by line (with `\` continuations), which is the Dockerfile
 //! grammar itself; `RUN` bodies go through the shell reader.
 
-use super::{CodeFacts, FactExtractor, Grammar, Image, Source, shell};
+use super::facts::{CodeFacts, Image};
+use super::syntax::Source;
+use super::{FactExtractor, Grammar, shell};
 
 /// Collects the facts of a Dockerfile.
 pub(super) fn read(extractor: &mut FactExtractor, source: Source<'_>, facts: &mut CodeFacts) {

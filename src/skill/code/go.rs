@@ -2,7 +2,8 @@
 
 use tree_sitter::Node;
 
-use super::{CodeFacts, MemberKind, Source, TextRun, unquote, walk};
+use super::facts::{CodeFacts, TextRun};
+use super::syntax::{MemberKind, Source, unquote, walk};
 
 const MEMBERS: &[MemberKind] = &[("selector_expression", "operand", "field")];
 const ROOTS: &[&str] = &["identifier"];
@@ -13,15 +14,15 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         "import_spec" => import(node, source, facts),
         "selector_expression" if !place.is("selector_expression", "operand") => {
             let call = place.is("call_expression", "function");
-            if let Some(path) = super::static_path(node, source, MEMBERS, ROOTS) {
-                super::push_access(facts, path, call, source.span(node));
+            if let Some(path) = super::syntax::static_path(node, source, MEMBERS, ROOTS) {
+                super::syntax::push_access(facts, path, call, source.span(node));
             }
         }
-        "call_expression" => super::call(
+        "call_expression" => super::syntax::call(
             node,
             source,
             facts,
-            super::Member {
+            super::syntax::Member {
                 kind: "selector_expression",
                 name: "field",
                 receiver: "operand",

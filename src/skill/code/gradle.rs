@@ -6,9 +6,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::facts::{CodeFacts, ManifestEntry, TextRun};
 use super::markup::quoted_values;
-use super::{CodeFacts, ManifestEntry, Source, TextRun};
-use crate::knowledge::Ecosystem;
+use super::syntax::Source;
+use crate::project::Ecosystem;
 
 /// `id 'x' version '1'`, `id("x") version "1"`, `id("x").version("1")`.
 static PLUGIN: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -80,7 +81,7 @@ fn coordinates(value: &str) -> Option<(String, Option<String>)> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
-    use crate::knowledge::Ecosystem;
+    use crate::project::Ecosystem;
 
     #[test]
     fn coordinates_and_plugins_in_both_dialects() {

@@ -3,10 +3,10 @@
 
 use tree_sitter::Node;
 
-use super::{
-    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, MethodCall, Source,
-    TextRun, walk,
+use super::facts::{
+    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MethodCall, TextRun,
 };
+use super::syntax::{MemberKind, Source, walk};
 
 const MEMBERS: &[MemberKind] = &[
     ("field_access", "object", "field"),
@@ -26,7 +26,9 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         }
         "marker_annotation" | "annotation" => {
             let name = node.child_by_field_name("name");
-            if let Some(path) = name.and_then(|n| super::static_path(n, source, MEMBERS, ROOTS)) {
+            if let Some(path) =
+                name.and_then(|n| super::syntax::static_path(n, source, MEMBERS, ROOTS))
+            {
                 let span = name.map_or_else(|| source.span(node), |n| source.span(n));
                 facts.decorators.push(Decorator { path, span });
             }
@@ -115,16 +117,16 @@ fn invocation(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         facts.accesses.push(access);
         return;
     };
-    let span = super::Span {
+    let span = super::facts::Span {
         start: source.span(object).start,
         end: source.span(name).end,
     };
     facts.method_calls.push(MethodCall {
         name: name_text.clone(),
-        receiver: super::plain_receiver(node, "object", source),
+        receiver: super::syntax::plain_receiver(node, "object", source),
         span,
     });
-    if let Some(mut path) = super::static_path(object, source, MEMBERS, ROOTS) {
+    if let Some(mut path) = super::syntax::static_path(object, source, MEMBERS, ROOTS) {
         path.push(name_text);
         let root = path.remove(0);
         facts.accesses.push(Access {
@@ -144,9 +146,9 @@ fn access(
     source: Source<'_>,
     facts: &mut CodeFacts,
 ) {
-    if let Some(mut path) = super::static_path(node, source, MEMBERS, ROOTS) {
+    if let Some(mut path) = super::syntax::static_path(node, source, MEMBERS, ROOTS) {
         path.extend(tail);
-        super::push_access(facts, path, call, source.span(node));
+        super::syntax::push_access(facts, path, call, source.span(node));
     }
 }
 

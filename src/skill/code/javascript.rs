@@ -3,10 +3,8 @@
 
 use tree_sitter::Node;
 
-use super::{
-    Binding, CodeFacts, Import, ImportedName, MemberKind, MethodCall, Place, Source, TextRun,
-    unquote, walk,
-};
+use super::facts::{Binding, CodeFacts, Import, ImportedName, MethodCall, TextRun};
+use super::syntax::{MemberKind, Place, Source, unquote, walk};
 
 const MEMBERS: &[MemberKind] = &[("member_expression", "object", "property")];
 const ROOTS: &[&str] = &["identifier"];
@@ -87,8 +85,8 @@ fn heritage_target(node: Node<'_>) -> Option<Node<'_>> {
 
 /// Records a static path rooted at a plain name.
 fn access(node: Node<'_>, call: bool, source: Source<'_>, facts: &mut CodeFacts) {
-    if let Some(path) = super::static_path(node, source, MEMBERS, ROOTS) {
-        super::push_access(facts, path, call, source.span(node));
+    if let Some(path) = super::syntax::static_path(node, source, MEMBERS, ROOTS) {
+        super::syntax::push_access(facts, path, call, source.span(node));
     }
 }
 
@@ -215,7 +213,7 @@ fn call(node: Node<'_>, place: &Place<'_, '_>, source: Source<'_>, facts: &mut C
                 let name = source.text(name).to_owned();
                 facts.method_calls.push(MethodCall {
                     name,
-                    receiver: super::plain_receiver(function, "object", source),
+                    receiver: super::syntax::plain_receiver(function, "object", source),
                     span: source.span(function),
                 });
             }
@@ -318,8 +316,8 @@ fn collection(
 
 /// `@Component(...)`, `@Input()`, `@ns.thing`.
 fn decorator(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    super::decorator(node, "call_expression", source, facts, |e| {
-        super::static_path(e, source, MEMBERS, ROOTS)
+    super::syntax::decorator(node, "call_expression", source, facts, |e| {
+        super::syntax::static_path(e, source, MEMBERS, ROOTS)
     });
 }
 

@@ -5,14 +5,15 @@ use quick_xml::Reader;
 use quick_xml::events::{BytesStart, Event};
 use tree_sitter::Node;
 
-use super::{CodeFacts, ManifestEntry, Source, Span, normalise_pypi, pep508, unquote, walk};
-use crate::knowledge::Ecosystem;
+use super::facts::{CodeFacts, ManifestEntry, Span};
+use super::syntax::{Source, normalise_pypi, pep508, unquote, walk};
+use crate::project::Ecosystem;
 
 /// Collects dependencies and runtime ranges from a TOML tree.
 pub(super) fn read_toml(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
     walk(root, |node, _| {
         if node.kind() == "string" {
-            super::string_text(node, source, facts);
+            super::syntax::string_text(node, source, facts);
         }
         if node.kind() != "table" {
             return;
@@ -136,7 +137,7 @@ fn pep508_array(array: Node<'_>, source: Source<'_>) -> Vec<ManifestEntry> {
 pub(super) fn read_json(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
     walk(root, |node, _| {
         if node.kind() == "string" {
-            super::string_text(node, source, facts);
+            super::syntax::string_text(node, source, facts);
         }
         if node.kind() != "pair" {
             return;
@@ -355,7 +356,7 @@ fn last_named_child(node: Node<'_>) -> Option<Node<'_>> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
-    use crate::knowledge::Ecosystem;
+    use crate::project::Ecosystem;
 
     fn entries(lang: &str, text: &str) -> Vec<(Ecosystem, String, Option<String>)> {
         facts(lang, text)

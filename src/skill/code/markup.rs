@@ -3,7 +3,8 @@
 //! text run and each quoted value another, which lets anchored patterns (`^...$`, a class
 //! followed by a space or the end) see a value on its own.
 
-use super::{CodeFacts, Source, TextRun};
+use super::facts::{CodeFacts, TextRun};
+use super::syntax::Source;
 
 /// Collects the whole block and every quoted value as text.
 pub(super) fn read(source: Source<'_>, facts: &mut CodeFacts) {

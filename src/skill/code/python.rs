@@ -2,7 +2,8 @@
 
 use tree_sitter::Node;
 
-use super::{Binding, CodeFacts, Import, ImportedName, Source, TextRun, walk};
+use super::facts::{Binding, CodeFacts, Import, ImportedName, TextRun};
+use super::syntax::{Source, walk};
 
 /// Collects the facts of a Python tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -12,14 +13,14 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         "attribute" if !place.is("attribute", "object") => {
             let call = place.is("call", "function");
             if let Some(path) = static_path(node, source) {
-                super::push_access(facts, path, call, source.span(node));
+                super::syntax::push_access(facts, path, call, source.span(node));
             }
         }
-        "call" => super::call(
+        "call" => super::syntax::call(
             node,
             source,
             facts,
-            super::Member {
+            super::syntax::Member {
                 kind: "attribute",
                 name: "attribute",
                 receiver: "object",
@@ -143,12 +144,12 @@ fn collection(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
 
 /// `@name`, `@a.b`, `@a.b(args)`.
 fn decorator(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    super::decorator(node, "call", source, facts, |e| static_path(e, source));
+    super::syntax::decorator(node, "call", source, facts, |e| static_path(e, source));
 }
 
 /// `a.b.c` as `["a", "b", "c"]`.
 fn static_path(node: Node<'_>, source: Source<'_>) -> Option<Vec<String>> {
-    super::static_path(
+    super::syntax::static_path(
         node,
         source,
         &[("attribute", "object", "attribute")],

@@ -2,9 +2,8 @@
 
 use tree_sitter::Node;
 
-use super::{
-    Binding, CodeFacts, Decorator, Import, ImportedName, MemberKind, Place, Source, TextRun, walk,
-};
+use super::facts::{Binding, CodeFacts, Decorator, Import, ImportedName, TextRun};
+use super::syntax::{MemberKind, Place, Source, walk};
 
 const MEMBERS: &[MemberKind] = &[("scoped_identifier", "path", "name")];
 const ROOTS: &[&str] = &["identifier", "crate", "self", "super"];
@@ -20,15 +19,15 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         "extern_crate_declaration" => extern_crate(node, source, facts),
         "scoped_identifier" if is_expression_path(place) => {
             let call = place.is("call_expression", "function");
-            if let Some(path) = super::static_path(node, source, MEMBERS, ROOTS) {
-                super::push_access(facts, path, call, source.span(node));
+            if let Some(path) = super::syntax::static_path(node, source, MEMBERS, ROOTS) {
+                super::syntax::push_access(facts, path, call, source.span(node));
             }
         }
-        "call_expression" => super::call(
+        "call_expression" => super::syntax::call(
             node,
             source,
             facts,
-            super::Member {
+            super::syntax::Member {
                 kind: "field_expression",
                 name: "field",
                 receiver: "value",
@@ -36,7 +35,9 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         ),
         "attribute" => {
             let name = node.named_child(0);
-            if let Some(path) = name.and_then(|n| super::static_path(n, source, MEMBERS, ROOTS)) {
+            if let Some(path) =
+                name.and_then(|n| super::syntax::static_path(n, source, MEMBERS, ROOTS))
+            {
                 let span = name.map_or_else(|| source.span(node), |n| source.span(n));
                 facts.decorators.push(Decorator { path, span });
             }
@@ -74,7 +75,7 @@ const MAX_USE_DEPTH: usize = 16;
 fn use_tree(
     node: Node<'_>,
     prefix: &str,
-    span: super::Span,
+    span: super::facts::Span,
     source: Source<'_>,
     facts: &mut CodeFacts,
     depth: usize,
@@ -128,7 +129,7 @@ fn use_tree(
 }
 
 /// One used path `a::b::c`: an import of `c` from `a::b`, bound to `c` or its alias.
-fn used(full: &str, alias: Option<String>, span: super::Span, facts: &mut CodeFacts) {
+fn used(full: &str, alias: Option<String>, span: super::facts::Span, facts: &mut CodeFacts) {
     let (module, name) = full.rsplit_once("::").unwrap_or(("", full));
     let local = alias.clone().unwrap_or_else(|| name.to_owned());
     if module.is_empty() {

@@ -5,8 +5,9 @@
 
 use tree_sitter::Node;
 
-use super::{CodeFacts, Install, Source, Span, normalise_pypi, pep508, unquote, walk};
-use crate::knowledge::Ecosystem;
+use super::facts::{CodeFacts, Install, Span};
+use super::syntax::{Source, normalise_pypi, pep508, unquote, walk};
+use crate::project::Ecosystem;
 
 /// Collects the installs of a bash tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -236,7 +237,7 @@ fn poetry(args: &[Word]) -> Vec<Install> {
                     (name, nonempty(rest))
                 }
             };
-            super::pypi_name(name)?;
+            super::syntax::pypi_name(name)?;
             Some(Install {
                 manager: "poetry",
                 ecosystem: Ecosystem::Pypi,
@@ -445,7 +446,7 @@ fn nonempty(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
-    use crate::knowledge::Ecosystem;
+    use crate::project::Ecosystem;
 
     fn installs(lang: &str, text: &str) -> Vec<(Ecosystem, String, Option<String>, String)> {
         facts(lang, text)

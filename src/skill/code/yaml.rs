@@ -3,7 +3,8 @@
 
 use tree_sitter::Node;
 
-use super::{ActionUse, CodeFacts, Source, Span, TextRun, YamlPair, unquote, walk};
+use super::facts::{ActionUse, CodeFacts, Span, TextRun, YamlPair};
+use super::syntax::{Source, unquote, walk};
 
 /// Collects the facts of a YAML tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -16,7 +17,7 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             });
         }
         "plain_scalar" | "double_quote_scalar" | "single_quote_scalar" => {
-            super::string_text(node, source, facts);
+            super::syntax::string_text(node, source, facts);
         }
         _ => {}
     });

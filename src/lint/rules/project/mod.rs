@@ -5,7 +5,7 @@
 //! parsed: a wrong finding about someone's own repository costs more trust than a missed
 //! one.
 //!
-//! [`Analysis`]: crate::skill::analysis::Analysis
+//! [`Analysis`]: crate::claims::Analysis
 
 use std::ops::Range;
 use std::path::Path;
@@ -15,12 +15,19 @@ use crate::finding::{Location, Severity};
 use crate::knowledge::knowledge;
 use crate::lint::Rule;
 use crate::lint::fit::{self, Fit};
-use crate::project::{Dependency, Ecosystem, Located, Project};
+use crate::project::version::Release;
+use crate::project::{Dependency, Ecosystem, Located, Project, Runtime, RuntimeKind};
 use crate::skill::code::Span;
 
 mod packages;
+mod removed_api;
+mod runtime_conflict;
 mod tools;
-mod versions;
+mod version_conflict;
+
+pub use self::removed_api::{ApiHit, ApiMatcher, PatternError, REMOVED_API};
+pub use self::runtime_conflict::RUNTIME_CONFLICT;
+pub use self::version_conflict::VERSION_CONFLICT;
 
 /// SG400.
 pub const UNREADABLE_MANIFEST: Rule = Rule {
@@ -69,116 +76,6 @@ Format the notes.
             .help("fix the file so the project's versions can be compared with the skill");
         }
     },
-};
-
-/// SG401.
-pub const VERSION_CONFLICT: Rule = Rule {
-    code: "SG401",
-    name: "version-conflict",
-    severity: Severity::Error,
-    summary: "The skill claims a package version the project does not use",
-    what: "Compares each version the skill states (\"React 17\", `pip install django==3.2`, \
-           a manifest snippet, an Actions `uses:` ref) with the version the project's \
-           lockfile resolves, or with its declared constraint when there is no lockfile.",
-    why: "Guidance written for another major version of the project's framework is the \
-          failure that measurably hurts agents: they follow it and write code that no \
-          longer works.",
-    fires: r#"==> SKILL.md <==
----
-name: demo
-description: Mounts React apps. Use when editing the entry point.
----
-This skill targets React 17.
-==> @repo/package.json <==
-{ "name": "app", "dependencies": { "react": "^19.0.0" } }
-"#,
-    passes: r#"==> SKILL.md <==
----
-name: demo
-description: Mounts React apps. Use when editing the entry point.
----
-This skill targets React 19.
-==> @repo/package.json <==
-{ "name": "app", "dependencies": { "react": "^19.0.0" } }
-"#,
-    check: versions::version_conflict,
-};
-
-/// SG402.
-pub const REMOVED_API: Rule = Rule {
-    code: "SG402",
-    name: "removed-api",
-    severity: Severity::Error,
-    summary: "An example uses an API removed or deprecated in the project's version",
-    what: "Matches the skill's code blocks against the known API changes (rules/apis) and \
-           reports each use of an API that the project's version of the package removed \
-           (error) or deprecated (warning), with the replacement and the source.",
-    why: "An agent copies examples; an example that calls a removed API produces code that \
-          fails on the project's version.",
-    fires: r#"==> SKILL.md <==
----
-name: demo
-description: Mounts React apps. Use when editing the entry point.
----
-```jsx
-import ReactDOM from 'react-dom';
-ReactDOM.render(<App />, document.getElementById('root'));
-```
-==> @repo/package.json <==
-{ "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
-"#,
-    passes: r#"==> SKILL.md <==
----
-name: demo
-description: Mounts React apps. Use when editing the entry point.
----
-```jsx
-import { createRoot } from 'react-dom/client';
-createRoot(document.getElementById('root')).render(<App />);
-```
-==> @repo/package.json <==
-{ "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
-"#,
-    check: versions::changed_api,
-};
-
-/// SG403.
-pub const RUNTIME_CONFLICT: Rule = Rule {
-    code: "SG403",
-    name: "runtime-conflict",
-    severity: Severity::Warning,
-    summary: "The skill needs a runtime version the project does not guarantee",
-    what: "Compares runtime claims (\"Python 3.12\", \"Node.js >= 20\", `FROM python:3.12`, \
-           `setup-node` versions) with the project's supported range (`requires-python`, \
-           `engines.node`, `rust-version`, the `go` directive) or, without a range, its pin \
-           (`.python-version`, `.nvmrc`). A requirement in prose conflicts with a range that \
-           still admits older versions; a CI version or base image only when the range \
-           excludes it.",
-    why: "A skill that needs Python 3.12 syntax makes the agent break a project that must \
-          keep working on 3.9.",
-    fires: r#"==> SKILL.md <==
----
-name: demo
-description: Writes data models. Use when adding a model.
----
-This skill needs Python 3.12 or later.
-==> @repo/pyproject.toml <==
-[project]
-name = "app"
-requires-python = ">=3.9"
-"#,
-    passes: r#"==> SKILL.md <==
----
-name: demo
-description: Writes data models. Use when adding a model.
----
-This skill needs Python 3.9 or later.
-==> @repo/pyproject.toml <==
-[project]
-name = "app"
-requires-python = ">=3.9"
-"#,
-    check: versions::runtime_conflict,
 };
 
 /// SG404.
@@ -258,8 +155,8 @@ import { useState } from 'react';
         };
         let fit = fit::stack_fit(cx.analysis(), project);
         if fit.fit == Some(Fit::OffStack) {
-            let skill: Vec<&str> = fit.skill.iter().map(|e| fit::name(*e)).collect();
-            let theirs: Vec<&str> = fit.project.iter().map(|e| fit::name(*e)).collect();
+            let skill: Vec<&str> = fit.skill.iter().map(|e| e.as_str()).collect();
+            let theirs: Vec<&str> = fit.project.iter().map(|e| e.as_str()).collect();
             let theirs = if theirs.is_empty() {
                 "no package ecosystem".to_owned()
             } else {
@@ -350,7 +247,7 @@ fn dependencies_for<'p>(
 ) -> Vec<&'p Dependency> {
     let mut found: Vec<&Dependency> = project.dependencies_named(ecosystem, package).collect();
     let aliases = knowledge().packages.iter().filter(|alias| {
-        alias.ecosystem.in_project() == Some(ecosystem)
+        alias.ecosystem == ecosystem
             && alias.package.eq_ignore_ascii_case(package)
             && !alias.also.is_empty()
     });
@@ -382,4 +279,18 @@ fn project_version<'p>(
         .iter()
         .find_map(|d| d.constraint.as_ref())
         .map(|c| (c, false))
+}
+
+/// The runtime entry a claim is compared with: the supported range, else the first pin
+/// that reads as a version (`global.json`'s `8.0.203` rather than a `net8.0` target).
+pub(super) fn runtime_of<'p>(project: &'p Project, name: &str) -> Option<&'p Runtime> {
+    let range = project
+        .runtime(name)
+        .filter(|r| r.kind == RuntimeKind::Range);
+    range.or_else(|| {
+        project
+            .runtimes
+            .iter()
+            .find(|r| r.name == name && Release::parse(&r.version.value).is_some())
+    })
 }

@@ -3,10 +3,9 @@
 use std::collections::HashSet;
 
 use super::{dependencies_for, range};
-use crate::lint::fit;
+use crate::claims::Origin;
 use crate::lint::{Context, Emitter};
 use crate::project::Ecosystem;
-use crate::skill::claims::Origin;
 
 /// Packages that are tools being set up, not dependencies of the project.
 const TOOLING: &[&str] = &[
@@ -31,9 +30,10 @@ pub(super) fn undeclared_package(cx: &Context<'_>, out: &mut Emitter) {
     let ecosystems = project.ecosystems();
     let mut reported = HashSet::new();
     for claim in &cx.analysis().claims {
-        let Some(ecosystem) = claim.subject.ecosystem.in_project() else {
+        let ecosystem = claim.subject.ecosystem;
+        if !ecosystem.has_dependencies() {
             continue;
-        };
+        }
         let package = claim.subject.package.as_str();
         let used = match claim.origin {
             Origin::Install => "installs",
@@ -54,7 +54,7 @@ pub(super) fn undeclared_package(cx: &Context<'_>, out: &mut Emitter) {
             range(claim.span),
             format!(
                 "the skill {used} {package}, which the project does not depend on ({})",
-                fit::name(ecosystem)
+                ecosystem.as_str()
             ),
         )
         .help("make adding the dependency a decision: say why the skill needs it, or use what the project already has");

@@ -12,8 +12,11 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{CodeFacts, Decorator, Lang, Span, join_qualified, normalise_path};
-use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Ecosystem, Pattern, module_under};
+use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Pattern};
+use crate::project::Ecosystem;
+use crate::skill::code::{
+    CodeFacts, Decorator, Lang, Span, join_qualified, module_under, normalise_path,
+};
 
 /// A use of a changed API in a code block.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,9 +3,9 @@
 
 use std::sync::LazyLock;
 
+use super::{AliasTable, Claim};
 use crate::knowledge::knowledge;
 use crate::skill::Skill;
-use crate::skill::claims::{self, AliasTable, Claim};
 use crate::skill::code::{CodeFacts, extract_facts};
 
 /// The package name table, built once per process from the embedded knowledge.
@@ -31,7 +31,7 @@ impl Analysis {
         let facts = extract_facts(&skill.body.snippets(text));
         let lines = skill.body.prose(text);
         let claims = match ALIASES.as_ref() {
-            Some(aliases) => claims::claims(&lines, &facts, aliases),
+            Some(aliases) => super::claims(&lines, &facts, aliases),
             None => Vec::new(),
         };
         Self { facts, claims }

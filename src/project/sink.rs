@@ -3,18 +3,11 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use super::tools::Role;
 use super::{
     DepKind, Dependency, Ecosystem, LanguageCount, Located, Project, Runtime, RuntimeKind,
     ScanDiagnostic, Tools, tools, version,
 };
-
-/// Which tool convention a piece of evidence is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Role {
-    PackageManager,
-    TestRunner,
-    BuildTool,
-}
 
 /// Accumulates what the readers find while the walk goes on.
 pub(crate) struct Sink {
@@ -289,20 +282,6 @@ fn pep503(name: &str) -> String {
         }
     }
     out
-}
-
-/// Builds a [`Located`] value for a file relative to the root.
-pub(crate) fn at(
-    value: impl Into<String>,
-    path: &Path,
-    (line, column): (u32, u32),
-) -> Located<String> {
-    Located {
-        value: value.into(),
-        path: path.to_path_buf(),
-        line,
-        column,
-    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,9 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
+use crate::project::Ecosystem;
+use crate::skill::code::module_under;
+
 mod validate;
 
 pub use validate::{Violation, example_mentions_pattern, validate};
@@ -74,79 +77,6 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/pypi/sqlalchemy.toml",
     "apis/runtime/python.toml",
 ];
-
-/// Package ecosystems a rule can name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ecosystem {
-    /// npm registry packages (JavaScript, TypeScript).
-    Npm,
-    /// PyPI packages, names PEP 503-normalised.
-    Pypi,
-    /// crates.io crates.
-    Cargo,
-    /// Go modules.
-    Go,
-    /// Maven artifacts, named `group:artifact`.
-    Maven,
-    /// Ruby gems.
-    Rubygems,
-    /// PHP Composer packages.
-    Composer,
-    /// NuGet packages.
-    Nuget,
-    /// GitHub Actions actions and workflow commands.
-    Actions,
-    /// Language runtimes (python, node, go, rust, java, ruby, dotnet, bun, deno).
-    Runtime,
-    /// Kubernetes API versions.
-    Kubernetes,
-}
-
-impl Ecosystem {
-    /// The name used in rule files and directory names.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Npm => "npm",
-            Self::Pypi => "pypi",
-            Self::Cargo => "cargo",
-            Self::Go => "go",
-            Self::Maven => "maven",
-            Self::Rubygems => "rubygems",
-            Self::Composer => "composer",
-            Self::Nuget => "nuget",
-            Self::Actions => "actions",
-            Self::Runtime => "runtime",
-            Self::Kubernetes => "kubernetes",
-        }
-    }
-}
-
-impl Ecosystem {
-    /// The project scanner's ecosystem for the same registry; `None` for runtimes and
-    /// Kubernetes, which the scanner reports as runtimes or not at all.
-    pub fn in_project(self) -> Option<crate::project::Ecosystem> {
-        use crate::project::Ecosystem as P;
-        Some(match self {
-            Self::Npm => P::Npm,
-            Self::Pypi => P::Pypi,
-            Self::Cargo => P::Cargo,
-            Self::Go => P::Go,
-            Self::Maven => P::Maven,
-            Self::Rubygems => P::Rubygems,
-            Self::Composer => P::Composer,
-            Self::Nuget => P::Nuget,
-            Self::Actions => P::Actions,
-            Self::Runtime | Self::Kubernetes => return None,
-        })
-    }
-}
-
-impl fmt::Display for Ecosystem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// How a package is written in prose and code, and which project package it means.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -521,15 +451,6 @@ impl Knowledge {
     }
 }
 
-/// Whether `module` is `root` or a sub-module of it (`.`, `/` or `::` boundary).
-pub fn module_under(module: &str, root: &str) -> bool {
-    match module.strip_prefix(root) {
-        Some("") => true,
-        Some(rest) => rest.starts_with('.') || rest.starts_with('/') || rest.starts_with("::"),
-        None => false,
-    }
-}
-
 /// The embedded knowledge, parsed on first use.
 pub fn knowledge() -> &'static Knowledge {
     static KNOWLEDGE: OnceLock<Knowledge> = OnceLock::new();
@@ -544,29 +465,6 @@ pub fn knowledge() -> &'static Knowledge {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ecosystems_map_to_the_scanners_by_name() {
-        use crate::project::Ecosystem as P;
-        for eco in [
-            Ecosystem::Npm,
-            Ecosystem::Pypi,
-            Ecosystem::Cargo,
-            Ecosystem::Go,
-            Ecosystem::Maven,
-            Ecosystem::Rubygems,
-            Ecosystem::Composer,
-            Ecosystem::Nuget,
-            Ecosystem::Actions,
-        ] {
-            let mapped = eco
-                .in_project()
-                .map(|p: P| serde_json::to_string(&p).unwrap_or_default());
-            assert_eq!(mapped, Some(format!("\"{}\"", eco.as_str())));
-        }
-        assert_eq!(Ecosystem::Runtime.in_project(), None);
-        assert_eq!(Ecosystem::Kubernetes.in_project(), None);
-    }
 
     #[test]
     fn embedded_rules_parse() {

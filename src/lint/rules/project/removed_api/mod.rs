@@ -1,0 +1,185 @@
+//! SG402 removed-api: uses in the skill's examples of an API the project's version
+//! removed or deprecated, matched against the knowledge files' API changes.
+
+mod matcher;
+
+use std::sync::LazyLock;
+
+pub use self::matcher::{ApiHit, ApiMatcher, PatternError, keep_strongest};
+use super::{file_line, located, project_version, range, runtime_of};
+use crate::finding::Severity;
+use crate::knowledge::{ChangeKind, knowledge};
+use crate::lint::{Context, Emitter, Rule};
+use crate::project::version::{self, Release};
+use crate::project::{Ecosystem, Located, Project, RuntimeKind};
+
+/// SG402.
+pub const REMOVED_API: Rule = Rule {
+    code: "SG402",
+    name: "removed-api",
+    severity: Severity::Error,
+    summary: "An example uses an API removed or deprecated in the project's version",
+    what: "Matches the skill's code blocks against the known API changes (rules/apis) and \
+           reports each use of an API that the project's version of the package removed \
+           (error) or deprecated (warning), with the replacement and the source.",
+    why: "An agent copies examples; an example that calls a removed API produces code that \
+          fails on the project's version.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Mounts React apps. Use when editing the entry point.
+---
+```jsx
+import ReactDOM from 'react-dom';
+ReactDOM.render(<App />, document.getElementById('root'));
+```
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Mounts React apps. Use when editing the entry point.
+---
+```jsx
+import { createRoot } from 'react-dom/client';
+createRoot(document.getElementById('root')).render(<App />);
+```
+==> @repo/package.json <==
+{ "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
+"#,
+    check: changed_api,
+};
+
+/// Every known API change, prepared once per process. `None` only if a pattern did not
+/// compile, which the knowledge tests rule out; the rule is then silent.
+static API_MATCHER: LazyLock<Option<ApiMatcher<'static>>> =
+    LazyLock::new(|| ApiMatcher::new(knowledge().changes()).ok());
+
+/// The lowest version a constraint admits, when it is a plain lower bound (`^19.0.0`,
+/// `>=2.0,<3`, `~=1.4`, `v1.9.1`); a change since `X` applies to every admitted version
+/// exactly when this floor is at or above `X`.
+fn floor(constraint: &str) -> Option<String> {
+    let text = constraint.trim();
+    if text.contains("||") || text.contains(" - ") {
+        return None;
+    }
+    let first = text.split([',', ' ']).find(|s| !s.is_empty())?;
+    let bare = ["^", "~=", "~>", "~", ">=", "==", "="]
+        .iter()
+        .find_map(|op| first.strip_prefix(op))
+        .unwrap_or(first)
+        .trim();
+    Release::parse(bare).map(|_| bare.trim_start_matches(['v', 'V']).to_owned())
+}
+
+/// The project's version of a knowledge package, and where it comes from: a lockfile
+/// version, the floor of a constraint, or a runtime's range floor or pin.
+fn knowledge_version<'p>(
+    project: &'p Project,
+    ecosystem: Ecosystem,
+    package: &str,
+) -> Option<(String, &'p Located<String>)> {
+    if ecosystem == Ecosystem::Runtime {
+        let runtime = runtime_of(project, package)?;
+        let value = &runtime.version;
+        return match runtime.kind {
+            RuntimeKind::Range => floor(&value.value).map(|v| (v, value)),
+            RuntimeKind::Pin => Release::parse(&value.value).map(|v| (v.to_string(), value)),
+        };
+    }
+    if !ecosystem.has_dependencies() {
+        return None;
+    }
+    let (used, resolved) = project_version(project, ecosystem, package)?;
+    let version = if resolved {
+        used.value.clone()
+    } else {
+        floor(&used.value)?
+    };
+    Some((version, used))
+}
+
+/// SG402: each use of an API the project's version removed or deprecated, strongest first.
+fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
+    let (Some(project), Some(matcher)) = (cx.project, API_MATCHER.as_ref()) else {
+        return;
+    };
+    let versions =
+        |ecosystem, package: &str| knowledge_version(project, ecosystem, package).map(|(v, _)| v);
+    let compare = |ecosystem: Ecosystem, a: &str, b: &str| version::compare(ecosystem, a, b);
+    let hits = keep_strongest(matcher.hits(&cx.analysis().facts, &versions, &compare));
+    for hit in hits {
+        let Some((file, change)) = knowledge().change(&hit.change_id) else {
+            continue;
+        };
+        let severity = match hit.kind {
+            ChangeKind::Removed => Severity::Error,
+            ChangeKind::Deprecated | ChangeKind::Renamed => Severity::Warning,
+        };
+        let since = change
+            .since
+            .as_deref()
+            .map(|s| format!(" since {} {s}", file.package))
+            .unwrap_or_default();
+        let place = knowledge_version(project, file.ecosystem, &file.package).map(|(_, p)| p);
+        let used = place
+            .map(|p| {
+                format!(
+                    ", and the project uses {} {} ({})",
+                    file.package,
+                    p.value,
+                    file_line(p)
+                )
+            })
+            .unwrap_or_default();
+        let help = match &change.replacement {
+            Some(replacement) => format!("use {replacement} instead; see {}", change.source),
+            None => format!("see {}", change.source),
+        };
+        let finding = out
+            .report(
+                &cx.skill.source,
+                range(hit.span),
+                format!(
+                    "{} is {}{since}{used}: {}",
+                    shown(&hit.matched, &file.package),
+                    hit.kind,
+                    change.summary
+                ),
+            )
+            .severity(severity)
+            .help(help);
+        if let Some(place) = place {
+            finding.related_at(
+                located(project, place),
+                format!("the project's {}", file.package),
+            );
+        }
+    }
+}
+
+/// How a matched use is named in a message: a method call matched by name alone
+/// (`.append(`) says which package's objects it is about.
+fn shown(matched: &str, package: &str) -> String {
+    match matched.strip_prefix('.').and_then(|m| m.strip_suffix('(')) {
+        Some(method) => format!("`.{method}()` on a {package} object"),
+        None => format!("`{matched}`"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_reads_plain_lower_bounds_only() {
+        assert_eq!(floor("^19.0.0").as_deref(), Some("19.0.0"));
+        assert_eq!(floor(">=2.0,<3").as_deref(), Some("2.0"));
+        assert_eq!(floor("~=1.4").as_deref(), Some("1.4"));
+        assert_eq!(floor("v1.9.1").as_deref(), Some("1.9.1"));
+        assert_eq!(floor("<3"), None);
+        assert_eq!(floor("1 || 2"), None);
+        assert_eq!(floor("latest"), None);
+    }
+}

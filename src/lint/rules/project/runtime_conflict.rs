@@ -1,0 +1,216 @@
+//! SG403 runtime-conflict: a runtime version the skill needs against the project's
+//! supported range or pins.
+
+use super::{file_line, located, range, runtime_of};
+use crate::claims::Origin;
+use crate::finding::Severity;
+use crate::lint::{Context, Emitter, Rule};
+use crate::project::version::{self, Bound, Release, runtime_ecosystem};
+use crate::project::{Ecosystem, RuntimeKind};
+
+/// SG403.
+pub const RUNTIME_CONFLICT: Rule = Rule {
+    code: "SG403",
+    name: "runtime-conflict",
+    severity: Severity::Warning,
+    summary: "The skill needs a runtime version the project does not guarantee",
+    what: "Compares runtime claims (\"Python 3.12\", \"Node.js >= 20\", `FROM python:3.12`, \
+           `setup-node` versions) with the project's supported range (`requires-python`, \
+           `engines.node`, `rust-version`, the `go` directive) or, without a range, its pin \
+           (`.python-version`, `.nvmrc`). A requirement in prose conflicts with a range that \
+           still admits older versions; a CI version or base image only when the range \
+           excludes it.",
+    why: "A skill that needs Python 3.12 syntax makes the agent break a project that must \
+          keep working on 3.9.",
+    fires: r#"==> SKILL.md <==
+---
+name: demo
+description: Writes data models. Use when adding a model.
+---
+This skill needs Python 3.12 or later.
+==> @repo/pyproject.toml <==
+[project]
+name = "app"
+requires-python = ">=3.9"
+"#,
+    passes: r#"==> SKILL.md <==
+---
+name: demo
+description: Writes data models. Use when adding a model.
+---
+This skill needs Python 3.9 or later.
+==> @repo/pyproject.toml <==
+[project]
+name = "app"
+requires-python = ">=3.9"
+"#,
+    check: runtime_conflict,
+};
+
+/// SG403: each runtime claim the project's supported range or pins contradict.
+fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
+    let Some(project) = cx.project else {
+        return;
+    };
+    for claim in &cx.analysis().claims {
+        if claim.subject.ecosystem != Ecosystem::Runtime {
+            continue;
+        }
+        let name = claim.subject.package.as_str();
+        let (Some(runtime), Some(ecosystem)) = (runtime_of(project, name), runtime_ecosystem(name))
+        else {
+            continue;
+        };
+        let Some((min, max)) = claim.requirement.kind.bounds() else {
+            continue;
+        };
+        let value = &runtime.version;
+        let conflict = match runtime.kind {
+            // Prose states a requirement ("needs Python 3.12"): the project must not support
+            // anything older. A CI version or base image only runs on one version: it
+            // conflicts only when the range excludes it.
+            RuntimeKind::Range if claim.origin == Origin::Prose => {
+                range_conflict(ecosystem, &value.value, min, max)
+            }
+            RuntimeKind::Range => outside_range(ecosystem, &value.value, min, max),
+            // Repositories often pin a runtime in several places (CI matrix, Dockerfile,
+            // version files); the claim conflicts only when it misses every pin.
+            RuntimeKind::Pin => Some(
+                project
+                    .runtimes_named(name)
+                    .filter(|r| r.kind == RuntimeKind::Pin)
+                    .filter_map(|r| pin_conflict(&r.version.value, min.clone(), max.clone()))
+                    .all(|conflict| conflict),
+            ),
+        };
+        if conflict != Some(true) {
+            continue;
+        }
+        let (verb, guarantee) = match runtime.kind {
+            RuntimeKind::Range => (
+                "supports",
+                "make the advice work on every version the project supports",
+            ),
+            RuntimeKind::Pin => ("pins", "match the runtime the project pins"),
+        };
+        out.report(
+            &cx.skill.source,
+            range(claim.span),
+            format!(
+                "the skill needs {name} {}, but the project {verb} {name} {} ({})",
+                claim.requirement.written,
+                value.value,
+                file_line(value)
+            ),
+        )
+        .help(format!(
+            "{guarantee}, or say which {name} versions the skill is for"
+        ))
+        .related_at(located(project, value), format!("the project's {name}"));
+    }
+}
+
+/// A supported range conflicts with the claim when it admits versions below the claim's
+/// minimum (the project must keep working there) or only versions past its maximum.
+fn range_conflict(
+    ecosystem: Ecosystem,
+    range: &str,
+    min: Option<Bound<Release>>,
+    max: Option<Bound<Release>>,
+) -> Option<bool> {
+    let below_min =
+        min.and_then(|m| version::admits_below(ecosystem, range, &m.version.to_string()));
+    let reaches = max
+        .filter(|m| !m.inclusive)
+        .and_then(|m| version::admits_below(ecosystem, range, &m.version.to_string()));
+    match (below_min, reaches) {
+        (None, None) => None,
+        (a, b) => Some(a == Some(true) || b == Some(false)),
+    }
+}
+
+/// Whether a range admits no version of the claim's interval.
+fn outside_range(
+    ecosystem: Ecosystem,
+    range: &str,
+    min: Option<Bound<Release>>,
+    max: Option<Bound<Release>>,
+) -> Option<bool> {
+    let reaches_min =
+        min.and_then(|m| version::admits_at_least(ecosystem, range, &m.version.to_string()));
+    let reaches_below_max = max
+        .filter(|m| !m.inclusive)
+        .and_then(|m| version::admits_below(ecosystem, range, &m.version.to_string()));
+    match (reaches_min, reaches_below_max) {
+        (None, None) => None,
+        (a, b) => Some(a == Some(false) || b == Some(false)),
+    }
+}
+
+/// A pin (`3.12` stands for every `3.12.x`) conflicts when it and the claim share no version.
+fn pin_conflict(
+    pin: &str,
+    min: Option<Bound<Release>>,
+    max: Option<Bound<Release>>,
+) -> Option<bool> {
+    let low = Release::parse(pin)?;
+    let mut high = low.clone();
+    if let Some(last) = high.parts.last_mut() {
+        *last = last.saturating_add(1);
+    }
+    let past = max.is_some_and(|b| {
+        if b.inclusive {
+            b.version < low
+        } else {
+            b.version <= low
+        }
+    });
+    let before = min.is_some_and(|b| b.version >= high);
+    Some(past || before)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pin_conflicts_only_with_disjoint_claims() {
+        let at = |v: &str, inclusive| Release::parse(v).map(|version| Bound { version, inclusive });
+        assert_eq!(pin_conflict("3.12", at("3.12", true), None), Some(false));
+        assert_eq!(
+            pin_conflict("3.12.1", at("3.12", true), at("3.13", false)),
+            Some(false)
+        );
+        assert_eq!(pin_conflict("3.11", at("3.12", true), None), Some(true));
+        assert_eq!(
+            pin_conflict("20", at("18", true), at("19", false)),
+            Some(true)
+        );
+        assert_eq!(pin_conflict("lts/iron", at("18", true), None), None);
+    }
+
+    #[test]
+    fn ranges_against_requirements_and_single_versions() {
+        let at = |v: &str, inclusive| Release::parse(v).map(|version| Bound { version, inclusive });
+        let pypi = Ecosystem::Pypi;
+        // "needs 3.12" against >=3.9: the project still supports 3.9 to 3.11.
+        assert_eq!(
+            range_conflict(pypi, ">=3.9", at("3.12", true), None),
+            Some(true)
+        );
+        assert_eq!(
+            range_conflict(pypi, ">=3.12", at("3.12", true), None),
+            Some(false)
+        );
+        // A CI matrix on 3.12 inside >=3.9 is fine; on 3.8 it is not.
+        assert_eq!(
+            outside_range(pypi, ">=3.9", at("3.12", true), at("3.13", false)),
+            Some(false)
+        );
+        assert_eq!(
+            outside_range(pypi, ">=3.9", at("3.8", true), at("3.9", false)),
+            Some(true)
+        );
+        assert_eq!(outside_range(pypi, "whatever", at("3.8", true), None), None);
+    }
+}

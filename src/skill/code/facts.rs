@@ -1,0 +1,378 @@
+//! The facts a code block yields: imports and their bindings, accesses, method calls,
+//! decorators, installs, manifest entries, images, actions, YAML pairs and text runs, with
+//! byte spans in SKILL.md coordinates. Every grammar reader fills these types.
+
+use crate::project::Ecosystem;
+
+/// One fenced code block of a SKILL.md.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeSnippet<'a> {
+    /// The info string's language tag as written (`py`, `tsx`, `console`...), if any.
+    pub lang: Option<&'a str>,
+    /// The block's text, without the fences.
+    pub text: &'a str,
+    /// Byte offset of `text` in the SKILL.md file.
+    pub offset: usize,
+}
+
+/// A byte range in the SKILL.md file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+/// The language a code block is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// Python.
+    Python,
+    /// JavaScript, including JSX.
+    JavaScript,
+    /// TypeScript without JSX.
+    TypeScript,
+    /// TypeScript with JSX.
+    Tsx,
+    /// Java.
+    Java,
+    /// Go.
+    Go,
+    /// Rust.
+    Rust,
+    /// A shell script (bash, sh, zsh).
+    Shell,
+    /// A terminal transcript: only lines starting with a `$` or `>` prompt are commands.
+    Console,
+    /// YAML.
+    Yaml,
+    /// TOML.
+    Toml,
+    /// JSON.
+    Json,
+    /// XML (Maven `pom.xml`, `.csproj` snippets).
+    Xml,
+    /// A Dockerfile.
+    Dockerfile,
+    /// A Gradle build script (Groovy or Kotlin DSL): coordinates and plugin versions.
+    Gradle,
+    /// CSS and its dialects: no grammar, the whole block is text for `text` patterns.
+    Css,
+    /// HTML: no grammar; quoted attribute values and the whole block are text.
+    Html,
+    /// A Vue single-file component, read as HTML.
+    Vue,
+}
+
+impl Lang {
+    /// The language a fence tag names, if skillgate reads it.
+    ///
+    /// Only the first word counts, case-insensitively, so `python title="x"` and `{.py}`
+    /// both read as Python.
+    pub fn from_tag(tag: &str) -> Option<Self> {
+        let word = tag
+            .trim()
+            .trim_start_matches(['{', '.'])
+            .split(|c: char| c.is_whitespace() || matches!(c, ',' | '{' | '}' | ':'))
+            .next()?
+            .to_ascii_lowercase();
+        let lang = match word.as_str() {
+            "py" | "python" | "python3" | "py3" => Self::Python,
+            "js" | "javascript" | "jsx" | "mjs" | "cjs" | "node" => Self::JavaScript,
+            "ts" | "typescript" | "mts" | "cts" => Self::TypeScript,
+            "tsx" => Self::Tsx,
+            "java" => Self::Java,
+            "go" | "golang" => Self::Go,
+            "rs" | "rust" => Self::Rust,
+            "sh" | "bash" | "shell" | "zsh" | "shellscript" | "ksh" => Self::Shell,
+            "console" | "shell-session" | "shellsession" | "terminal" => Self::Console,
+            "yaml" | "yml" => Self::Yaml,
+            "toml" => Self::Toml,
+            "json" | "jsonc" | "json5" => Self::Json,
+            "xml" | "pom" | "csproj" => Self::Xml,
+            "css" | "scss" | "sass" | "less" | "postcss" => Self::Css,
+            "gradle" | "groovy" | "kotlin" | "kts" => Self::Gradle,
+            "html" | "htm" | "xhtml" => Self::Html,
+            "vue" => Self::Vue,
+            "dockerfile" | "docker" | "containerfile" => Self::Dockerfile,
+            _ => return None,
+        };
+        Some(lang)
+    }
+
+    /// Whether a block of this language is covered by `other` in an entry's `lang` list;
+    /// a transcript counts as shell.
+    pub fn covers(self, other: Self) -> bool {
+        let family = |lang| {
+            if lang == Self::Console {
+                Self::Shell
+            } else {
+                lang
+            }
+        };
+        family(self) == family(other)
+    }
+}
+
+/// Why a block yielded no facts even though its language is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unparsed {
+    /// The block is larger than [`MAX_BLOCK_BYTES`].
+    TooLarge,
+    /// The grammar could not be loaded (a build problem, reported rather than panicking).
+    GrammarUnavailable,
+}
+
+/// Everything read from one code block. Spans are in SKILL.md coordinates.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CodeFacts {
+    /// The block's language, when its tag names one skillgate reads.
+    pub lang: Option<Lang>,
+    /// Set when the language is known but the block was not read.
+    pub unparsed: Option<Unparsed>,
+    /// Import statements, `require` calls, `use` declarations.
+    pub imports: Vec<Import>,
+    /// Local names bound by imports, resolved to what they stand for.
+    pub bindings: Vec<Binding>,
+    /// Static member paths and calls rooted at a plain name (`np.float`, `render(...)`).
+    pub accesses: Vec<Access>,
+    /// Method calls by name (`.append(`), whatever the receiver.
+    pub method_calls: Vec<MethodCall>,
+    /// Local names assigned a built-in list, dict, set or array literal (`rows = []`):
+    /// their method calls are not library calls.
+    pub collections: Vec<String>,
+    /// Decorators, Rust attributes, Java annotations.
+    pub decorators: Vec<Decorator>,
+    /// Package installs from shell commands.
+    pub installs: Vec<Install>,
+    /// Dependencies and runtime ranges declared in manifest snippets.
+    pub manifest_entries: Vec<ManifestEntry>,
+    /// Dockerfile `FROM` images.
+    pub images: Vec<Image>,
+    /// GitHub Actions `uses:` references.
+    pub actions: Vec<ActionUse>,
+    /// YAML `key: scalar` pairs.
+    pub yaml_pairs: Vec<YamlPair>,
+    /// String literal contents, YAML scalars and shell text, for `text` patterns.
+    pub texts: Vec<TextRun>,
+}
+
+/// One import of a module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    /// Module path as written: `numpy`, `a.b`, `react-dom/client`, `java.util`, `tokio::sync`.
+    pub module: String,
+    /// Names imported from the module (`from m import a as b`, `{a as b}`, `use m::{a}`).
+    pub names: Vec<ImportedName>,
+    /// Whether everything is imported (`from m import *`, `import a.*;`, `use m::*`).
+    pub wildcard: bool,
+    /// The import statement or call.
+    pub span: Span,
+}
+
+/// A name imported from a module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedName {
+    /// The name in the module; may be dotted for Java static imports.
+    pub name: String,
+    /// The local alias, when renamed.
+    pub alias: Option<String>,
+}
+
+/// A local name bound by an import: `local` stands for `module` plus `name` (empty when the
+/// whole module is bound, as in `import numpy as np` or `import React from 'react'`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Binding {
+    /// The name as used in the snippet.
+    pub local: String,
+    /// The module it comes from.
+    pub module: String,
+    /// The name inside the module; empty for the module itself.
+    pub name: String,
+}
+
+/// A static path rooted at a plain name: `np.float`, `ReactDOM.render(...)`, `render(...)`,
+/// `<Switch>`, `extends WebSecurityConfigurerAdapter`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Access {
+    /// The leftmost name.
+    pub root: String,
+    /// The member names after the root, outermost last.
+    pub path: Vec<String>,
+    /// Whether the path is called (or constructed).
+    pub call: bool,
+    /// The whole path expression.
+    pub span: Span,
+}
+
+/// A method call by name: the receiver is not a static path rooted at an import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodCall {
+    /// The method's name.
+    pub name: String,
+    /// The receiver when it is a plain name (`df` in `df.append(...)`).
+    pub receiver: Option<String>,
+    /// The callee expression (`df.append`).
+    pub span: Span,
+}
+
+/// A decorator, attribute or annotation, with its path as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decorator {
+    /// Path segments: `app.route` -> `["app", "route"]`, `tokio::main` -> `["tokio", "main"]`.
+    pub path: Vec<String>,
+    /// The decorator name (without arguments).
+    pub span: Span,
+}
+
+/// A package install command such as `pip install "x>=2"` or `npm i -D x@1`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Install {
+    /// The installing tool (`pip`, `uv`, `poetry`, `npm`, `pnpm`, `yarn`, `bun`, `cargo`,
+    /// `go`, `gem`, `composer`, `dotnet`).
+    pub manager: &'static str,
+    /// The registry the package comes from.
+    pub ecosystem: Ecosystem,
+    /// Package name, canonical for its ecosystem (PyPI names PEP 503-normalised).
+    pub package: String,
+    /// The version or range as written, if one was given.
+    pub constraint: Option<String>,
+    /// The package argument (with its version).
+    pub span: Span,
+}
+
+/// A dependency or runtime range from a manifest snippet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestEntry {
+    /// The registry, or [`Ecosystem::Runtime`] for `requires-python`, `engines.node`...
+    pub ecosystem: Ecosystem,
+    /// Package name (`group:artifact` for Maven), or the runtime's name.
+    pub package: String,
+    /// The version or range as written, if one was given.
+    pub constraint: Option<String>,
+    /// The entry (key and value).
+    pub span: Span,
+}
+
+/// A Dockerfile `FROM` image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Image {
+    /// Image name without tag or digest (`python`, `ghcr.io/o/r`).
+    pub name: String,
+    /// The tag, if any (`3.12-slim`).
+    pub tag: Option<String>,
+    /// The image reference.
+    pub span: Span,
+}
+
+/// A GitHub Actions `uses: owner/repo@ref`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionUse {
+    /// `owner/repo` (a sub-path such as `owner/repo/path` is dropped).
+    pub action: String,
+    /// The ref after `@`, if any.
+    pub reference: Option<String>,
+    /// The value of `uses:`.
+    pub span: Span,
+}
+
+/// A YAML `key: scalar` pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlPair {
+    /// The key.
+    pub key: String,
+    /// The scalar value, unquoted.
+    pub value: String,
+    /// The value.
+    pub span: Span,
+}
+
+/// Text a `text` pattern searches: a string literal's contents or a shell block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextRun {
+    /// The text.
+    pub text: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+impl CodeFacts {
+    /// Records an import of a whole module (no names), bound to `local` when the language
+    /// gives the module a name in scope.
+    pub(crate) fn record_module_import(
+        &mut self,
+        module: String,
+        local: Option<String>,
+        span: Span,
+    ) {
+        if let Some(local) = local {
+            self.bindings.push(Binding {
+                local,
+                module: module.clone(),
+                name: String::new(),
+            });
+        }
+        self.imports.push(Import {
+            module,
+            names: Vec::new(),
+            wildcard: false,
+            span,
+        });
+    }
+
+    /// Whether the snippet imports `module` or one of its sub-modules.
+    pub fn imports_module(&self, module: &str) -> bool {
+        let wanted = normalise_path(module);
+        self.imports
+            .iter()
+            .any(|import| module_under(&normalise_path(&import.module), &wanted))
+    }
+
+    /// The binding a local name comes from, if an import bound it.
+    pub fn binding(&self, local: &str) -> Option<&Binding> {
+        self.bindings
+            .iter()
+            .rev()
+            .find(|binding| binding.local == local)
+    }
+
+    /// The qualified name a static path stands for (`np.float` -> `numpy.float`), with
+    /// `::` written as `.`. Rust paths whose root no `use` bound are crate paths already.
+    pub fn resolve(&self, root: &str, path: &[String]) -> Option<String> {
+        let mut qualified = match self.binding(root) {
+            Some(binding) => join_qualified(&binding.module, &binding.name),
+            None if self.lang == Some(Lang::Rust) => root.to_owned(),
+            None => return None,
+        };
+        for segment in path {
+            qualified.push('.');
+            qualified.push_str(segment);
+        }
+        Some(qualified)
+    }
+}
+
+/// `module` and `name` joined with `.`, separators normalised.
+pub(crate) fn join_qualified(module: &str, name: &str) -> String {
+    let module = normalise_path(module);
+    if name.is_empty() {
+        module
+    } else {
+        format!("{module}.{}", normalise_path(name))
+    }
+}
+
+/// Whether `module` is `root` or a sub-module of it (`.`, `/` or `::` boundary).
+pub fn module_under(module: &str, root: &str) -> bool {
+    match module.strip_prefix(root) {
+        Some("") => true,
+        Some(rest) => rest.starts_with('.') || rest.starts_with('/') || rest.starts_with("::"),
+        None => false,
+    }
+}
+
+/// Rust's `::` written as `.`, so that one comparison serves every language.
+pub(crate) fn normalise_path(path: &str) -> String {
+    path.replace("::", ".")
+}
