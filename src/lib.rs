@@ -11,6 +11,7 @@ pub mod eval;
 pub mod finding;
 pub mod knowledge;
 pub mod lint;
+pub mod mine;
 pub mod project;
 pub mod render;
 pub mod skill;

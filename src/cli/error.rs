@@ -34,6 +34,9 @@ pub enum Error {
     /// The evaluation, its statistics or its verdict failed.
     #[error(transparent)]
     Assess(#[from] AssessError),
+    /// Mining tasks from the history failed.
+    #[error(transparent)]
+    Mine(crate::mine::MineError),
     /// An argument is wrong in a way clap cannot see.
     #[error("{message}")]
     Usage {

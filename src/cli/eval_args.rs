@@ -29,7 +29,8 @@ pub(crate) struct EvalArgs {
     /// The SKILL.md to evaluate (optional with --resume, which reads it from run.json).
     #[arg(required_unless_present = "resume")]
     pub skill: Option<PathBuf>,
-    /// The repository the agent works on [default: .].
+    /// The repository the agent works on [default: .]; a task naming `[metadata]
+    /// base_commit` runs on it as it was at that commit.
     #[arg(long)]
     pub repo: Option<PathBuf>,
     /// A task folder, or a folder of tasks [default: tasks].
@@ -99,7 +100,8 @@ pub(crate) struct TasksCheckArgs {
     /// Refuse instructions that name or quote this skill.
     #[arg(long)]
     pub skill: Option<PathBuf>,
-    /// The repository the tasks run against (for the discrimination proof).
+    /// The repository the tasks run against (for the discrimination proof); a task naming
+    /// `[metadata] base_commit` runs on it as it was at that commit.
     #[arg(long, default_value = ".")]
     pub repo: PathBuf,
     /// Sandbox backend for the proof.

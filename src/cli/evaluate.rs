@@ -98,6 +98,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         &args.dir,
         parts.as_ref(),
         &repo,
+        &args.repo,
         sandbox.as_ref(),
         logs.path(),
         args.verifier_offline,

@@ -87,6 +87,12 @@ enum TasksCommand {
     /// Validate tasks and prove each one discriminates: its verifier fails on the untouched
     /// repository and passes after its solution.
     Check(TasksCheckArgs),
+    /// Turn commits that changed source and tests into tasks: the message is the
+    /// instruction, the parent the base commit, the tests the verifier, the rest of the diff
+    /// the oracle. Each task is kept only when its verifier fails on the base and passes
+    /// after the oracle, twice each.
+    #[command(after_long_help = mine::MINE_EXAMPLES)]
+    Mine(mine::MineArgs),
 }
 
 #[derive(Debug, Args)]
@@ -224,6 +230,7 @@ enum ColorChoice {
 mod error;
 mod eval_args;
 mod evaluate;
+mod mine;
 
 use error::EXIT_INPUT;
 pub use error::Error;
@@ -253,6 +260,9 @@ pub fn main() -> ExitCode {
         Command::Tasks {
             command: TasksCommand::Check(args),
         } => evaluate::tasks_check(&args),
+        Command::Tasks {
+            command: TasksCommand::Mine(args),
+        } => mine::run(&args),
         Command::Report(args) => evaluate::report(&args),
     };
     result.unwrap_or_else(|e| e.report())

@@ -6,6 +6,7 @@
 //! to the journal. Statistics read the journal; nothing here decides a verdict.
 
 pub mod agent;
+pub mod base;
 mod clock;
 pub mod condition;
 pub mod control;
@@ -158,6 +159,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     }
     let control = control::ControlPool::builtin().matched_body(&skill)?;
     let repo = repo_bundle(&options.repo, options.worktree)?;
+    let bases = base::Bases::load(&options.repo, &tasks)?;
     let skill_sha256 = if skill.dir.is_dir() {
         task::tree_sha256(&skill.dir)?
     } else {
@@ -166,6 +168,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     let plan = runner::Plan {
         repo_sha256: repo.sha256()?,
         repo,
+        bases,
         skill,
         skill_sha256,
         control,
@@ -271,6 +274,7 @@ pub fn check_tasks(
     tasks_dir: &std::path::Path,
     skill: Option<&SkillParts>,
     repo: &sandbox::Bundle,
+    repo_dir: &std::path::Path,
     sandbox: &dyn sandbox::Sandbox,
     logs: &std::path::Path,
     verifier_offline: bool,
@@ -299,12 +303,13 @@ pub fn check_tasks(
         });
     }
     sandbox.prepare(&tasks)?;
+    let bases = base::Bases::load(repo_dir, &tasks)?;
     for task in &tasks {
         let mut problems = task.problems(skill);
         let discrimination = match runner::prove_discrimination(
             sandbox,
             task,
-            repo,
+            bases.for_task(task, repo),
             &logs.join(&task.id),
             verifier_offline,
         ) {

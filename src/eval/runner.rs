@@ -62,6 +62,8 @@ pub struct Plan {
     pub repo: Bundle,
     /// sha256 of `repo`.
     pub repo_sha256: String,
+    /// The repository at each task's base commit (tasks naming none start from `repo`).
+    pub bases: crate::eval::base::Bases,
     /// The agent.
     pub agent: AgentSetup,
     /// Conditions to run.
@@ -147,9 +149,14 @@ impl Plan {
             .collect()
     }
 
-    /// The workspace of a condition: the repository plus, under `discover`, the skill folder.
-    fn workspace(&self, skill: Option<&PresentedSkill>) -> Result<Bundle, EvalError> {
-        let mut bundle = self.repo.clone();
+    /// The workspace of a condition: the repository (`repo`, the current state or a task's
+    /// base commit) plus, under `discover`, the skill folder.
+    fn workspace(
+        &self,
+        repo: &Bundle,
+        skill: Option<&PresentedSkill>,
+    ) -> Result<Bundle, EvalError> {
+        let mut bundle = repo.clone();
         let (Some(skill), Placement::Discover) = (skill, self.placement) else {
             return Ok(bundle);
         };
@@ -237,7 +244,18 @@ fn run_cells(
     let presented = plan.presented();
     let mut workspaces = HashMap::new();
     for (&c, skill) in &presented {
-        workspaces.insert(c, plan.workspace(skill.as_ref())?);
+        workspaces.insert((c, None), plan.workspace(&plan.repo, skill.as_ref())?);
+        for task in &plan.tasks {
+            let Some(base) = task.base_commit() else {
+                continue;
+            };
+            if let std::collections::hash_map::Entry::Vacant(slot) =
+                workspaces.entry((c, Some(base.to_owned())))
+            {
+                let repo = plan.bases.for_task(task, &plan.repo);
+                slot.insert(plan.workspace(repo, skill.as_ref())?);
+            }
+        }
     }
     let all = plan.cells();
     let todo: Vec<_> = all
@@ -303,7 +321,8 @@ struct Workers<'a> {
     sandbox: &'a dyn Sandbox,
     run_dir: &'a Path,
     presented: HashMap<Condition, Option<PresentedSkill>>,
-    workspaces: HashMap<Condition, Bundle>,
+    /// Per condition and base commit (`None`: the repository's current state).
+    workspaces: HashMap<(Condition, Option<String>), Bundle>,
     context: serde_json::Value,
     progress: Progress,
     state: Mutex<WorkState>,
@@ -344,10 +363,11 @@ impl Workers<'_> {
 
     fn run(&self, key: &CellKey, task: usize) -> CellRecord {
         let skill = self.presented.get(&key.condition).cloned().flatten();
-        let Some(workspace) = self.workspaces.get(&key.condition) else {
+        let task = &self.plan.tasks[task];
+        let base = task.base_commit().map(str::to_owned);
+        let Some(workspace) = self.workspaces.get(&(key.condition, base)) else {
             return CellRecord::new(key.clone(), Vec::new());
         };
-        let task = &self.plan.tasks[task];
         run_cell(
             self.plan,
             self.sandbox,

@@ -294,6 +294,17 @@ impl Task {
         )
     }
 
+    /// The commit the task starts from (`[metadata] base_commit`), when it names one: its
+    /// workspace is `--repo` at that commit instead of the repository's current state.
+    pub fn base_commit(&self) -> Option<&str> {
+        self.config
+            .metadata
+            .get(crate::eval::base::BASE_COMMIT_KEY)
+            .and_then(toml::Value::as_str)
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+    }
+
     /// `tests/`, copied in only after the agent stops.
     pub fn tests_dir(&self) -> PathBuf {
         self.dir.join("tests")

@@ -3,7 +3,7 @@
 //! skip, when the engine or busybox is missing.
 
 mod scenarios;
-mod support;
+pub mod support;
 mod transcripts;
 
 mod docker;

@@ -10,6 +10,7 @@ mod fit;
 mod formats;
 mod inputs;
 mod knowledge;
+mod mine;
 mod project;
 mod rules;
 mod sequential;

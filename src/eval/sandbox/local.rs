@@ -347,6 +347,23 @@ impl LocalSession<'_> {
     }
 }
 
+/// Where the host's toolchains live, for commands whose `HOME` is the sandbox's own: the
+/// variable when the host sets it, else the folder under the real home when it exists
+/// (rustup's proxies find no toolchain without it).
+fn toolchain_homes() -> Vec<(&'static str, std::ffi::OsString)> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    [("RUSTUP_HOME", ".rustup"), ("CARGO_HOME", ".cargo")]
+        .into_iter()
+        .filter_map(|(var, dir)| {
+            let value = std::env::var_os(var).or_else(|| {
+                let path = home.as_ref()?.join(dir);
+                path.is_dir().then(|| path.into_os_string())
+            })?;
+            Some((var, value))
+        })
+        .collect()
+}
+
 impl Session for LocalSession<'_> {
     fn workdir(&self) -> String {
         self.workdir.clone()
@@ -408,6 +425,7 @@ impl Session for LocalSession<'_> {
             .env("HOME", HOME)
             .env("TMPDIR", "/tmp")
             .env("LOGS_DIR", "/logs")
+            .envs(toolchain_homes())
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(stdout)

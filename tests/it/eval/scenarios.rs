@@ -474,12 +474,14 @@ fn cells_on_disk(out: &Path) -> usize {
 
 /// `tasks check` on the example tasks: valid, not leaking the skill, discriminating.
 pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path) {
-    let repo = skillgate::eval::repo_bundle(&fixture("repos/inventory"), true).unwrap();
+    let repo_dir = fixture("repos/inventory");
+    let repo = skillgate::eval::repo_bundle(&repo_dir, true).unwrap();
     let skill = fixture_skill();
     let checks = skillgate::eval::check_tasks(
         &root().join("tasks"),
         Some(&skill),
         &repo,
+        &repo_dir,
         sandbox,
         logs,
         false,

@@ -1,0 +1,398 @@
+//! Writing one candidate as a task in the Harbor layout: the message as the instruction, the
+//! parent as the base commit, the commit's test files as the verifier, the rest of its diff
+//! as the oracle.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::MineError;
+use super::history::{Commit, git};
+use super::paths::FileKind;
+use super::verifier::{Runners, sh};
+
+/// Agent time limit written into mined tasks.
+const AGENT_TIMEOUT_SEC: f64 = 900.0;
+/// Verifier time limit written into mined tasks (a build may precede the tests).
+const VERIFIER_TIMEOUT_SEC: f64 = 600.0;
+/// Instruction lines shorter than this are never checked against the diff (`}`, `fi`...).
+const LEAK_MIN_CHARS: usize = 8;
+
+/// Git trailers dropped from the message (compared case-insensitively).
+const TRAILERS: &[&str] = &[
+    "signed-off-by",
+    "co-authored-by",
+    "reviewed-by",
+    "acked-by",
+    "tested-by",
+    "reported-by",
+    "suggested-by",
+    "helped-by",
+    "cc",
+    "change-id",
+    "fixes",
+    "closes",
+    "resolves",
+    "refs",
+    "ref",
+    "see-also",
+    "pr-url",
+    "reviewed-on",
+    "link",
+    "issue",
+    "bug",
+];
+
+/// One file of a commit: its path and, unless the commit deleted it, its contents and
+/// whether it is executable.
+type FileAt = (String, Option<(Vec<u8>, bool)>);
+
+/// How to write tasks.
+#[derive(Debug, Clone, Default)]
+pub struct Writer {
+    /// The repository's test runners.
+    pub runners: Runners,
+    /// A test command given by the user (`{files}` expands to the test files).
+    pub test_cmd: Option<String>,
+    /// `[environment] docker_image`; `None` picks one per ecosystem.
+    pub image: Option<String>,
+}
+
+/// A written task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Its folder.
+    pub dir: PathBuf,
+    /// The test command `tests/test.sh` runs.
+    pub commands: Vec<String>,
+}
+
+impl Writer {
+    /// Writes `commit` as a task in `dir` (created; must not exist). `Err(Drop reason)` as a
+    /// plain string when the commit cannot make a task (no runnable test...).
+    pub fn write(
+        &self,
+        repo: &Path,
+        commit: &Commit,
+        dir: &Path,
+    ) -> Result<Result<Written, String>, MineError> {
+        let base = commit.parents.first().cloned().unwrap_or_default();
+        let tests = self.files_at(repo, commit, true)?;
+        let present: Vec<(String, Vec<u8>)> = tests
+            .iter()
+            .filter_map(|(p, c)| c.as_ref().map(|(bytes, _)| (p.clone(), bytes.clone())))
+            .collect();
+        let commands = match &self.test_cmd {
+            Some(cmd) => {
+                let files: Vec<String> = present.iter().map(|(p, _)| sh(p)).collect();
+                vec![cmd.replace("{files}", &files.join(" "))]
+            }
+            None => match self.runners.commands(&present) {
+                Some(c) => c,
+                None => return Ok(Err("no runnable test file (give --test-cmd)".into())),
+            },
+        };
+        let message = String::from_utf8_lossy(&git(
+            repo,
+            &["show", "-s", "--format=%B", commit.id.as_str()],
+        )?)
+        .into_owned();
+        let diff = String::from_utf8_lossy(&git(
+            repo,
+            &[
+                "show",
+                "--format=",
+                "--no-renames",
+                "--no-ext-diff",
+                commit.id.as_str(),
+            ],
+        )?)
+        .into_owned();
+        let instruction = instruction(&message, &diff_lines(&diff));
+        if instruction.trim().is_empty() {
+            return Ok(Err(
+                "the message says nothing once trailers and diff lines are removed".into(),
+            ));
+        }
+        let sources = self.files_at(repo, commit, false)?;
+        std::fs::create_dir_all(dir).map_err(|e| MineError::io("creating", dir, e))?;
+        write(&dir.join("instruction.md"), instruction.as_bytes(), false)?;
+        let image = self
+            .image
+            .clone()
+            .unwrap_or_else(|| default_image(&commands).to_owned());
+        write(
+            &dir.join("task.toml"),
+            task_toml(commit, &base, &image).as_bytes(),
+            false,
+        )?;
+        write_tree(&dir.join("tests/files"), &tests)?;
+        write(
+            &dir.join("tests/test.sh"),
+            test_sh(commit, &tests, &commands).as_bytes(),
+            true,
+        )?;
+        write_tree(&dir.join("solution/files"), &sources)?;
+        write(
+            &dir.join("solution/solve.sh"),
+            solve_sh(commit, &sources).as_bytes(),
+            true,
+        )?;
+        Ok(Ok(Written {
+            dir: dir.to_owned(),
+            commands,
+        }))
+    }
+
+    /// The commit's test files (`tests`) or every other file, each with its contents and
+    /// executable bit at the commit, or `None` when the commit deleted it.
+    fn files_at(
+        &self,
+        repo: &Path,
+        commit: &Commit,
+        tests: bool,
+    ) -> Result<Vec<FileAt>, MineError> {
+        let paths: Vec<&str> = commit
+            .files
+            .iter()
+            .filter(|f| (f.kind == FileKind::Test) == tests)
+            .map(|f| f.path.as_str())
+            .collect();
+        let modes = tree_modes(repo, &commit.id, &paths)?;
+        let mut out = Vec::new();
+        for path in paths {
+            let contents = match modes.iter().find(|(p, _)| p == path) {
+                Some((_, mode)) => {
+                    let bytes = git(repo, &["show", &format!("{}:{path}", commit.id)])?;
+                    Some((bytes, mode == "100755"))
+                }
+                None => None,
+            };
+            out.push((path.to_owned(), contents));
+        }
+        Ok(out)
+    }
+}
+
+/// The modes of `paths` that exist at `commit` (`git ls-tree`).
+fn tree_modes(
+    repo: &Path,
+    commit: &str,
+    paths: &[&str],
+) -> Result<Vec<(String, String)>, MineError> {
+    if paths.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut args = vec!["ls-tree", "-z", "--full-tree", commit, "--"];
+    args.extend(paths);
+    let out = git(repo, &args)?;
+    Ok(String::from_utf8_lossy(&out)
+        .split('\0')
+        .filter_map(|entry| {
+            let (meta, path) = entry.split_once('\t')?;
+            let mode = meta.split_whitespace().next()?;
+            meta.contains(" blob ")
+                .then(|| (path.to_owned(), mode.to_owned()))
+        })
+        .collect())
+}
+
+/// The trimmed lines a diff adds or removes, long enough to matter.
+fn diff_lines(diff: &str) -> HashSet<String> {
+    diff.lines()
+        .filter(|l| !l.starts_with("+++") && !l.starts_with("---"))
+        .filter_map(|l| l.strip_prefix('+').or_else(|| l.strip_prefix('-')))
+        .map(|l| l.trim().to_owned())
+        .filter(|l| l.chars().count() >= LEAK_MIN_CHARS)
+        .collect()
+}
+
+/// The instruction from a commit message: the subject as a heading, then the body, with
+/// trailers, issue references and every line of the diff removed.
+pub fn instruction(message: &str, diff: &HashSet<String>) -> String {
+    let issue_refs = issue_refs();
+    let mut lines = message.lines();
+    let subject = clean_subject(lines.next().unwrap_or_default());
+    let mut body: Vec<String> = Vec::new();
+    for line in lines {
+        if is_trailer(line) {
+            continue;
+        }
+        if diff.contains(line.trim()) {
+            continue;
+        }
+        let cleaned = issue_refs.replace_all(line, "");
+        if !cleaned.chars().any(char::is_alphanumeric) && !line.trim().is_empty() {
+            continue; // the line held only references
+        }
+        body.push(cleaned.trim_end().to_owned());
+    }
+    while body.last().is_some_and(|l| l.trim().is_empty()) {
+        body.pop();
+    }
+    while body.first().is_some_and(|l| l.trim().is_empty()) {
+        body.remove(0);
+    }
+    let mut out = String::new();
+    if !subject.is_empty() && !diff.contains(subject.trim()) {
+        out.push_str(&format!("# {subject}\n\n"));
+    }
+    if !body.is_empty() {
+        out.push_str(&body.join("\n"));
+        out.push_str("\n\n");
+    }
+    if out.trim().is_empty() {
+        return String::new();
+    }
+    out.push_str(
+        "Make this change in the repository. The work is checked by running the project's \
+         tests for it.\n",
+    );
+    out
+}
+
+/// A subject line without issue references.
+pub fn clean_subject(subject: &str) -> String {
+    clean_spaces(&issue_refs().replace_all(subject, ""))
+}
+
+/// `Fixes #12`, `(#12)`, `owner/repo#12`, `GH-12`, `[ABC-123]`, issue and pull-request URLs.
+fn issue_refs() -> regex::Regex {
+    // A fixed pattern: compiling it cannot fail.
+    #[allow(clippy::unwrap_used)]
+    regex::Regex::new(
+        r"(?i)(?:\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see)\s+)?(?:\(\s*)?(?:https?://\S+/(?:issues|pull|merge_requests)/\d+\S*|\b[\w.-]+/[\w.-]+#\d+\b|\bGH-\d+\b|#\d+\b|\[[A-Z][A-Z0-9]+-\d+\])(?:\s*\))?",
+    )
+    .unwrap()
+}
+
+fn is_trailer(line: &str) -> bool {
+    let Some((key, value)) = line.split_once(':') else {
+        return false;
+    };
+    !value.trim().is_empty() && TRAILERS.contains(&key.trim().to_ascii_lowercase().as_str())
+}
+
+fn clean_spaces(text: &str) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    joined
+        .trim_end_matches([',', ';', ':', '-'])
+        .trim()
+        .to_owned()
+}
+
+fn default_image(commands: &[String]) -> &'static str {
+    let first = commands.first().map(String::as_str).unwrap_or_default();
+    match first.split_whitespace().next().unwrap_or_default() {
+        "cargo" => "rust:1-slim",
+        "go" => "golang:1",
+        "node" | "npm" | "pnpm" | "yarn" | "bun" => "node:20-slim",
+        "mvn" => "maven:3-eclipse-temurin-21",
+        "gradle" | "./gradlew" => "gradle:8-jdk21",
+        _ => "python:3.12-slim",
+    }
+}
+
+fn task_toml(commit: &Commit, base: &str, image: &str) -> String {
+    // A JSON string is a valid TOML basic string (same escapes).
+    let q = |s: &str| serde_json::Value::from(s).to_string();
+    format!(
+        "# Mined from commit {short}; the workspace is the repository at its parent.\n\
+         version = \"1.0\"\n\n[metadata]\ncategory = \"mined\"\ntags = [\"mined\"]\n\
+         source_commit = {source}\n{key} = {base}\n\n[agent]\ntimeout_sec = {agent:.1}\n\n\
+         [verifier]\ntimeout_sec = {verifier:.1}\n\n[environment]\ndocker_image = {image}\n",
+        short = commit.short(),
+        source = q(&commit.id),
+        key = crate::eval::base::BASE_COMMIT_KEY,
+        base = q(base),
+        agent = AGENT_TIMEOUT_SEC,
+        verifier = VERIFIER_TIMEOUT_SEC,
+        image = q(image),
+    )
+}
+
+fn test_sh(commit: &Commit, tests: &[FileAt], commands: &[String]) -> String {
+    let mut s = format!(
+        "#!/bin/sh\n# Verifier mined from commit {}: its test files, copied into the workspace, then\n\
+         # the tests they hold. Runs from the workspace root; exit 0 = pass.\nset -eu\n\
+         here=$(cd \"$(dirname \"$0\")\" && pwd)\n",
+        commit.short()
+    );
+    if tests.iter().any(|(_, c)| c.is_some()) {
+        s.push_str("cp -R \"$here/files/.\" .\n");
+    }
+    for (path, _) in tests.iter().filter(|(_, c)| c.is_none()) {
+        s.push_str(&format!("rm -f {}\n", sh(path)));
+    }
+    for command in commands {
+        s.push_str(command);
+        s.push('\n');
+    }
+    s
+}
+
+fn solve_sh(commit: &Commit, sources: &[FileAt]) -> String {
+    let mut s = format!(
+        "#!/bin/sh\n# Oracle mined from commit {}: applies its change outside the tests (every file\n\
+         # it changed, as it left them). Runs from the workspace root.\nset -eu\n\
+         here=$(cd \"$(dirname \"$0\")\" && pwd)\n",
+        commit.short()
+    );
+    if sources.iter().any(|(_, c)| c.is_some()) {
+        s.push_str("cp -R \"$here/files/.\" .\n");
+    }
+    for (path, _) in sources.iter().filter(|(_, c)| c.is_none()) {
+        s.push_str(&format!("rm -f {}\n", sh(path)));
+    }
+    s
+}
+
+fn write_tree(root: &Path, files: &[FileAt]) -> Result<(), MineError> {
+    for (path, contents) in files {
+        if let Some((bytes, executable)) = contents {
+            write(&root.join(path), bytes, *executable)?;
+        }
+    }
+    Ok(())
+}
+
+fn write(path: &Path, bytes: &[u8], executable: bool) -> Result<(), MineError> {
+    use std::os::unix::fs::PermissionsExt;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| MineError::io("creating", parent, e))?;
+    }
+    std::fs::write(path, bytes).map_err(|e| MineError::io("writing", path, e))?;
+    let mode = if executable { 0o755 } else { 0o644 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+        .map_err(|e| MineError::io("setting mode of", path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instructions_drop_trailers_references_and_diff_lines() {
+        let message = "Parse empty input as an empty list (#42)\n\n\
+            An empty file used to raise; callers expect [].\n\
+            Fixes #41, see owner/repo#7.\n\
+            return []  # nothing to parse\n\n\
+            Closes: https://github.com/o/r/issues/41\n\
+            Signed-off-by: A Person <a@example.com>\n\
+            Co-authored-by: B <b@example.com>\n";
+        let diff = HashSet::from(["return []  # nothing to parse".to_owned()]);
+        let text = instruction(message, &diff);
+        assert!(text.starts_with("# Parse empty input as an empty list\n\n"));
+        assert!(text.contains("callers expect []."));
+        for gone in [
+            "#42",
+            "#41",
+            "owner/repo#7",
+            "Signed-off",
+            "Co-authored",
+            "return []",
+            "github.com",
+        ] {
+            assert!(!text.contains(gone), "{gone} in {text}");
+        }
+    }
+}

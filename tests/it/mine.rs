@@ -1,0 +1,597 @@
+//! `skillgate tasks mine` on small repositories with real history (Python with unittest, a
+//! Rust crate, a Node package with `node --test`, a POSIX sh tool): the right commits are
+//! kept, the others dropped with their reasons, kept tasks pass `tasks check`, and an `eval`
+//! runs on them from their base commits.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::eval::support::{BUSYBOX_IMAGE, docker, fixture};
+
+/// A git repository in a temporary folder, committed to file by file.
+struct Repo {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("repo");
+        std::fs::create_dir_all(&dir).unwrap();
+        let repo = Repo { _tmp: tmp, dir };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo.git(&["config", "user.email", "dev@example.com"]);
+        repo.git(&["config", "user.name", "Dev"]);
+        repo.git(&["config", "commit.gpgsign", "false"]);
+        repo
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(&self.dir)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// Writes the files (an empty content deletes one) and commits them; returns the hash.
+    fn commit(&self, message: &str, files: &[(&str, &str)]) -> String {
+        for (path, contents) in files {
+            let path = self.dir.join(path);
+            if contents.is_empty() {
+                std::fs::remove_file(&path).unwrap();
+                continue;
+            }
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, contents).unwrap();
+        }
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    fn short(hash: &str) -> &str {
+        &hash[..10]
+    }
+}
+
+fn skillgate() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_skillgate"))
+}
+
+/// Runs `tasks mine` and returns (status, stdout lines).
+fn mine(repo: &Repo, out: &Path, extra: &[&str]) -> Vec<String> {
+    let output = skillgate()
+        .args(["tasks", "mine", "--repo"])
+        .arg(&repo.dir)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "tasks mine failed: {stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    stdout.lines().map(str::to_owned).collect()
+}
+
+/// The line `tasks mine` printed for a commit.
+fn line_of<'a>(lines: &'a [String], hash: &str) -> &'a str {
+    lines
+        .iter()
+        .find(|l| l.contains(Repo::short(hash)))
+        .unwrap_or_else(|| panic!("no line for {hash} in {lines:#?}"))
+}
+
+fn assert_dropped(lines: &[String], hash: &str, reason: &str) {
+    let line = line_of(lines, hash);
+    assert!(
+        line.starts_with("dropped") && line.contains(reason),
+        "expected {hash} dropped for {reason:?}: {line}"
+    );
+}
+
+fn assert_kept(lines: &[String], hash: &str) -> String {
+    let line = line_of(lines, hash);
+    assert!(line.starts_with("kept"), "expected {hash} kept: {line}");
+    line.rsplit("-> ").next().unwrap().to_owned()
+}
+
+/// `tasks check` of a folder of tasks on a backend; every task must be `ok`.
+fn tasks_check(tasks: &Path, repo: &Repo, backend: &str) {
+    let output = skillgate()
+        .args(["tasks", "check"])
+        .arg(tasks)
+        .arg("--repo")
+        .arg(&repo.dir)
+        .args(["--backend", backend])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && !stdout.lines().any(|l| l.starts_with("problem")),
+        "tasks check: {stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+const CALC_V1: &str = "def add(a, b):\n    return a + b\n";
+const CALC_V2: &str = "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n";
+
+fn unittest(import: &str, body: &str) -> String {
+    format!(
+        "import unittest\n\nfrom calc import {import}\n\n\nclass Test(unittest.TestCase):\n    def test_it(self):\n{body}\n"
+    )
+}
+
+/// The Python history: one good commit and one of each kind that must be dropped.
+struct PythonHistory {
+    repo: Repo,
+    root: String,
+    good: String,
+    docs: String,
+    tests_only: String,
+    source_only: String,
+    lockfile: String,
+    passes_on_base: String,
+    flaky: String,
+    too_large: String,
+    merge: String,
+    /// Counts the flaky test's runs, outside every sandbox.
+    _marker: tempfile::NamedTempFile,
+}
+
+fn python_history() -> PythonHistory {
+    let repo = Repo::new();
+    let root = repo.commit(
+        "Start the calculator",
+        &[
+            ("calc/__init__.py", CALC_V1),
+            ("tests/__init__.py", "\n"),
+            (
+                "tests/test_add.py",
+                &unittest("add", "        self.assertEqual(add(1, 2), 3)"),
+            ),
+        ],
+    );
+    let good = repo.commit(
+        "Add multiplication (#3)\n\nCallers need the product of two numbers.\nreturn a * b\n\nFixes #2\nSigned-off-by: Dev <dev@example.com>",
+        &[
+            ("calc/__init__.py", CALC_V2),
+            ("tests/test_mul.py", &unittest("mul", "        self.assertEqual(mul(2, 3), 6)")),
+        ],
+    );
+    let docs = repo.commit("Document the calculator", &[("README.md", "# calc\n")]);
+    let tests_only = repo.commit(
+        "Test adding negatives",
+        &[(
+            "tests/test_add.py",
+            &unittest("add", "        self.assertEqual(add(-1, -2), -3)"),
+        )],
+    );
+    let v3 = CALC_V2.replace("return a + b", "return b + a");
+    let source_only = repo.commit("Commute the sum", &[("calc/__init__.py", &v3)]);
+    let v4 = format!("{v3}\n\ndef neg(a):\n    return -a\n");
+    let lockfile = repo.commit(
+        "Add negation",
+        &[
+            ("calc/__init__.py", &v4),
+            (
+                "tests/test_neg.py",
+                &unittest("neg", "        self.assertEqual(neg(2), -2)"),
+            ),
+            ("uv.lock", "version = 1\n"),
+        ],
+    );
+    let v5 = v4.replace("return b + a", "return sum((a, b))");
+    let passes_on_base = repo.commit(
+        "Sum through the builtin",
+        &[
+            ("calc/__init__.py", &v5),
+            (
+                "tests/test_sum.py",
+                &unittest("add", "        self.assertEqual(add(2, 2), 4)"),
+            ),
+        ],
+    );
+    // The local backend gives each command a private /tmp and a read-only view of the
+    // host's folders; /dev/shm is the kernel's and stays shared, so the count survives runs.
+    let marker = tempfile::NamedTempFile::new_in("/dev/shm").unwrap();
+    let flaky_test = format!(
+        "import unittest\n\nfrom calc import div\n\nMARK = {:?}\n\n\nclass Test(unittest.TestCase):\n    def test_it(self):\n        runs = len(open(MARK).read())\n        open(MARK, 'a').write('x')\n        self.assertEqual(div(6, 3), 2)\n        self.assertEqual(runs % 2, 0)\n",
+        marker.path().display().to_string()
+    );
+    let v6 = format!("{v5}\n\ndef div(a, b):\n    return a // b\n");
+    let flaky = repo.commit(
+        "Add integer division",
+        &[
+            ("calc/__init__.py", &v6),
+            ("tests/test_div.py", &flaky_test),
+        ],
+    );
+    let big: String = (0..300).map(|i| format!("C{i} = {i}\n")).collect();
+    let too_large = repo.commit(
+        "Add constants",
+        &[
+            ("calc/constants.py", &big),
+            ("tests/test_constants.py", "import unittest\n"),
+        ],
+    );
+    repo.git(&["checkout", "-q", "-b", "topic"]);
+    repo.commit(
+        "Topic work",
+        &[("calc/topic.py", "X = 1\n"), ("tests/test_topic.py", "\n")],
+    );
+    repo.git(&["checkout", "-q", "main"]);
+    repo.git(&["merge", "-q", "--no-ff", "-m", "Merge topic", "topic"]);
+    let merge = repo.git(&["rev-parse", "HEAD"]);
+    PythonHistory {
+        repo,
+        root,
+        good,
+        docs,
+        tests_only,
+        source_only,
+        lockfile,
+        passes_on_base,
+        flaky,
+        too_large,
+        merge,
+        _marker: marker,
+    }
+}
+
+#[test]
+fn python_history_is_mined_checked_and_evaluated_from_base_commits() {
+    let h = python_history();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let lines = mine(
+        &h.repo,
+        &out,
+        &["--backend", "local", "--max-lines", "200", "--last", "50"],
+    );
+    let id = assert_kept(&lines, &h.good);
+    assert_dropped(&lines, &h.root, "root commit");
+    assert_dropped(&lines, &h.docs, "docs-only");
+    assert_dropped(&lines, &h.tests_only, "tests-only");
+    assert_dropped(&lines, &h.source_only, "source-only");
+    assert_dropped(&lines, &h.lockfile, "lockfile change (uv.lock)");
+    assert_dropped(&lines, &h.passes_on_base, "passes on the base commit");
+    assert_dropped(&lines, &h.flaky, "flaky");
+    assert_dropped(&lines, &h.too_large, "too large");
+    assert_dropped(&lines, &h.merge, "merge commit");
+    assert_eq!(lines.len(), 10, "{lines:#?}");
+    let kept: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
+    assert_eq!(kept.len(), 1, "dropped tasks leave no folder behind");
+
+    let task = out.join(&id);
+    let instruction = std::fs::read_to_string(task.join("instruction.md")).unwrap();
+    assert!(
+        instruction.starts_with("# Add multiplication\n"),
+        "{instruction}"
+    );
+    assert!(instruction.contains("product of two numbers"));
+    for leaked in ["#3", "#2", "Signed-off-by", "return a * b"] {
+        assert!(!instruction.contains(leaked), "{leaked:?} in {instruction}");
+    }
+    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    let parent = h.repo.git(&["rev-parse", &format!("{}^", h.good)]);
+    assert!(
+        toml.contains(&format!("base_commit = \"{parent}\"")),
+        "{toml}"
+    );
+    assert!(
+        toml.contains(&format!("source_commit = \"{}\"", h.good)),
+        "{toml}"
+    );
+    let test_sh = std::fs::read_to_string(task.join("tests/test.sh")).unwrap();
+    assert!(
+        test_sh.contains("python3 -m unittest tests.test_mul\n"),
+        "{test_sh}"
+    );
+    assert!(task.join("tests/files/tests/test_mul.py").is_file());
+    assert!(task.join("solution/files/calc/__init__.py").is_file());
+    assert!(
+        !task.join("solution/files/tests").exists(),
+        "tests stay out of the oracle"
+    );
+
+    tasks_check(&out, &h.repo, "local");
+
+    // The agent solves only with the skill; HEAD already has `mul`, so C0 fails only
+    // because the workspace is the task's base commit.
+    let skill = tmp.path().join("calc-skill/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    std::fs::write(
+        &skill,
+        "---\nname: calc-helper\ndescription: Extends the calc package. Use when adding arithmetic.\n---\n\n\
+         # Calc helper\n\nNew operations go at the end of the package module.\n\n```sh\n# fixture:solve\n\
+         printf '\\n\\ndef mul(a, b):\\n    return a * b\\n' >> calc/__init__.py\n```\n",
+    )
+    .unwrap();
+    let run = tmp.path().join("run");
+    let output = skillgate()
+        .arg("eval")
+        .arg(&skill)
+        .arg("--repo")
+        .arg(&h.repo.dir)
+        .arg("--tasks")
+        .arg(&out)
+        .args(["--agent", "command", "--agent-cmd"])
+        .arg(fixture("agents/command-agent.sh"))
+        .args([
+            "--conditions",
+            "C0,C1",
+            "--no-cache",
+            "--quiet",
+            "--backend",
+            "local",
+        ])
+        .arg("--out")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "eval: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let cells = skillgate::eval::journal::read_cells(&run.join("cells.jsonl")).unwrap();
+    assert_eq!(cells.len(), 2);
+    for cell in &cells {
+        let expected = if cell.condition == skillgate::eval::Condition::C1 {
+            skillgate::eval::Outcome::Pass
+        } else {
+            skillgate::eval::Outcome::Fail
+        };
+        assert_eq!(cell.outcome, expected, "{:?}", cell.condition);
+    }
+}
+
+#[test]
+fn rust_crate_commits_become_cargo_test_tasks() {
+    let repo = Repo::new();
+    let manifest = "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    repo.commit(
+        "Start the crate",
+        &[
+            ("Cargo.toml", manifest),
+            (".gitignore", "/target\nCargo.lock\n"),
+            (
+                "src/lib.rs",
+                "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+            ),
+            (
+                "tests/add.rs",
+                "#[test]\nfn adds() {\n    assert_eq!(tiny::add(1, 2), 3);\n}\n",
+            ),
+        ],
+    );
+    let good = repo.commit(
+        "Add mul\n\nCo-authored-by: Other <o@example.com>",
+        &[
+            (
+                "src/lib.rs",
+                "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n",
+            ),
+            ("tests/mul.rs", "#[test]\nfn multiplies() {\n    assert_eq!(tiny::mul(2, 3), 6);\n}\n"),
+        ],
+    );
+    let manifest_change = repo.commit(
+        "Release 0.2 with sub",
+        &[
+            ("Cargo.toml", &manifest.replace("0.1.0", "0.2.0")),
+            ("src/sub.rs", "pub fn sub() {}\n"),
+            ("tests/sub.rs", "#[test]\nfn subs() {}\n"),
+        ],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let lines = mine(&repo, &out, &["--backend", "local"]);
+    let id = assert_kept(&lines, &good);
+    assert_dropped(
+        &lines,
+        &manifest_change,
+        "dependency manifest change (Cargo.toml)",
+    );
+    let test_sh = std::fs::read_to_string(out.join(&id).join("tests/test.sh")).unwrap();
+    assert!(
+        test_sh.contains("cargo test --offline --test mul\n"),
+        "{test_sh}"
+    );
+    let instruction = std::fs::read_to_string(out.join(&id).join("instruction.md")).unwrap();
+    assert!(!instruction.contains("Co-authored-by"), "{instruction}");
+    tasks_check(&out, &repo, "local");
+}
+
+#[test]
+fn node_package_commits_become_node_test_tasks() {
+    let repo = Repo::new();
+    repo.commit(
+        "Start the package",
+        &[
+            ("package.json", "{\"name\": \"tiny\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"node --test\"}}\n"),
+            ("lib.js", "exports.add = (a, b) => a + b;\n"),
+            (
+                "test/add.test.js",
+                "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('../lib.js');\ntest('adds', () => assert.strictEqual(add(1, 2), 3));\n",
+            ),
+        ],
+    );
+    let good = repo.commit(
+        "Add mul",
+        &[
+            ("lib.js", "exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b;\n"),
+            (
+                "test/mul.test.js",
+                "const test = require('node:test');\nconst assert = require('node:assert');\nconst { mul } = require('../lib.js');\ntest('multiplies', () => assert.strictEqual(mul(2, 3), 6));\n",
+            ),
+        ],
+    );
+    let lock = repo.commit(
+        "Add sub",
+        &[
+            ("lib.js", "exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b;\nexports.sub = (a, b) => a - b;\n"),
+            ("test/sub.test.js", "require('node:test')('subs', () => {});\n"),
+            ("package-lock.json", "{}\n"),
+        ],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let lines = mine(&repo, &out, &["--backend", "local"]);
+    let id = assert_kept(&lines, &good);
+    assert_dropped(&lines, &lock, "lockfile change (package-lock.json)");
+    let test_sh = std::fs::read_to_string(out.join(&id).join("tests/test.sh")).unwrap();
+    assert!(
+        test_sh.contains("node --test test/mul.test.js\n"),
+        "{test_sh}"
+    );
+    tasks_check(&out, &repo, "local");
+}
+
+/// A POSIX sh tool, whose tests run in the busybox image: mined with `--test-cmd`, checked
+/// and evaluated on Docker from the base commit.
+#[test]
+fn shell_tool_is_mined_and_evaluated_on_docker() {
+    drop(docker("mine-busybox")); // builds the image when missing
+    let image = BUSYBOX_IMAGE;
+    let repo = Repo::new();
+    repo.commit(
+        "Start the greeter",
+        &[
+            ("bin/greet.sh", "echo hello\n"),
+            ("tests/hello.sh", "[ \"$(sh bin/greet.sh)\" = hello ]\n"),
+        ],
+    );
+    let good = repo.commit(
+        "Greet by name when one is given",
+        &[
+            ("bin/greet.sh", "echo hello${1:+ $1}\n"),
+            (
+                "tests/name.sh",
+                "[ \"$(sh bin/greet.sh ann)\" = 'hello ann' ]\n",
+            ),
+        ],
+    );
+    repo.commit("Describe the greeter", &[("README.md", "greet\n")]);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let lines = mine(
+        &repo,
+        &out,
+        &[
+            "--backend",
+            "docker",
+            "--image",
+            image,
+            "--test-cmd",
+            "for t in {files}; do sh \"$t\" || exit 1; done",
+        ],
+    );
+    assert_kept(&lines, &good);
+    tasks_check(&out, &repo, "docker");
+
+    let skill = tmp.path().join("greet-skill/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    std::fs::write(
+        &skill,
+        "---\nname: greeter-style\ndescription: Conventions of the greeter tool. Use when changing bin/.\n---\n\n\
+         # Greeter style\n\nArguments extend the greeting.\n\n```sh\n# fixture:solve\n\
+         echo 'echo hello${1:+ $1}' > bin/greet.sh\n```\n",
+    )
+    .unwrap();
+    let run = tmp.path().join("run");
+    let output = skillgate()
+        .arg("eval")
+        .arg(&skill)
+        .arg("--repo")
+        .arg(&repo.dir)
+        .arg("--tasks")
+        .arg(&out)
+        .args(["--agent", "command", "--agent-cmd"])
+        .arg(fixture("agents/command-agent.sh"))
+        .args([
+            "--conditions",
+            "C0,C1",
+            "--no-cache",
+            "--quiet",
+            "--backend",
+            "docker",
+        ])
+        .arg("--out")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "eval: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let cells = skillgate::eval::journal::read_cells(&run.join("cells.jsonl")).unwrap();
+    let outcome = |c| {
+        cells
+            .iter()
+            .find(|cell| cell.condition == c)
+            .map(|cell| cell.outcome)
+    };
+    assert_eq!(
+        outcome(skillgate::eval::Condition::C0),
+        Some(skillgate::eval::Outcome::Fail)
+    );
+    assert_eq!(
+        outcome(skillgate::eval::Condition::C1),
+        Some(skillgate::eval::Outcome::Pass)
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = skillgate()
+        .args(["tasks", "mine", "--backend", "local", "--repo"])
+        .arg(tmp.path())
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not a git repository"), "{stderr}");
+    let repo = Repo::new();
+    repo.commit("One", &[("a.py", "x = 1\n")]);
+    let output = skillgate()
+        .args([
+            "tasks",
+            "mine",
+            "--backend",
+            "local",
+            "--since",
+            "no-such-tag",
+            "--repo",
+        ])
+        .arg(&repo.dir)
+        .arg("--out")
+        .arg(tmp.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("--since no-such-tag: no such commit"),
+        "{stderr}"
+    );
+}
