@@ -157,6 +157,7 @@ pub struct Context<'a> {
     /// stay silent without it.
     pub project: Option<&'a Project>,
     analysis: OnceCell<Analysis>,
+    security: OnceCell<rules::security::Scan<'a>>,
 }
 
 impl<'a> Context<'a> {
@@ -167,6 +168,7 @@ impl<'a> Context<'a> {
             settings,
             project,
             analysis: OnceCell::new(),
+            security: OnceCell::new(),
         }
     }
 

@@ -13,6 +13,7 @@ mod knowledge;
 mod mine;
 mod project;
 mod rules;
+mod security;
 mod sequential;
 mod stats;
 mod support;

@@ -2,6 +2,7 @@
 
 mod content;
 mod project;
+pub(crate) mod security;
 mod size;
 mod spec;
 mod structure;
@@ -55,6 +56,16 @@ pub static RULES: &[Rule] = &[
     structure::ORPHAN_FILE,
     structure::UNCLOSED_CODE_FENCE,
     structure::BACKSLASH_PATH,
+    security::HIDDEN_UNICODE,
+    security::HOMOGLYPH,
+    security::AGENT_DIRECTED_INSTRUCTION,
+    security::DANGEROUS_COMMAND,
+    security::SUDO_COMMAND,
+    security::CREDENTIAL_EXFILTRATION,
+    security::ENCODED_PAYLOAD,
+    security::SECRET_IN_SKILL,
+    security::BROAD_ALLOWED_TOOLS,
+    security::UNPINNED_RUN,
 ];
 
 /// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks excluded). Lines
@@ -109,11 +120,17 @@ mod tests {
                 rule.name
             );
             assert!(!rule.what.is_empty() && !rule.why.is_empty() && !rule.summary.is_empty());
-            assert_ne!(
-                rule.family(),
-                Family::Security,
-                "no security rules are registered yet"
-            );
         }
+    }
+
+    #[test]
+    fn security_rules_are_the_sg6_family() {
+        let security: Vec<_> = RULES
+            .iter()
+            .filter(|r| r.family() == Family::Security)
+            .map(|r| r.code)
+            .collect();
+        assert_eq!(security.len(), 10);
+        assert!(security.iter().all(|c| c.starts_with("SG6")));
     }
 }

@@ -1,0 +1,604 @@
+//! Shell commands of a skill, read with the tree-sitter Bash grammar from markdown code
+//! blocks and inline code, shell scripts, and the command strings of Python code.
+//!
+//! A command keeps its words (quotes removed, spans in its file), its pipeline, its
+//! redirections, the command whose `$(…)` or `<(…)` holds it, and whether the text around
+//! it presents it as something not to do.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use tree_sitter::{Node, Parser, Tree};
+
+use super::python::{self, PyFacts};
+use super::{At, is_counter_example};
+use crate::skill::Document;
+
+/// Words without which no security rule has anything to report in a shell unit: the
+/// commands the rules name and the files they guard. Units with none are not parsed (a
+/// unit with non-ASCII text always is, for look-alike command names).
+static SHELL_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)\b(curl|wget|fetch|https?|aria2c|iwr|Invoke-WebRequest|Invoke-RestMethod|sh|bash|zsh|ksh|dash|fish|python3?|perl|ruby|node|php|pwsh|powershell|iex|deno|bun|eval|source|rm|chmod|sudo|doas|su|tee|sed|cp|mv|ln|install|crontab|nc|ncat|netcat|socat|telnet|scp|sftp|ftp|rsync|env|printenv|set|export|declare|base64|base32|basenc|xxd|openssl|gunzip|zcat|rev|npx|bunx|uvx|pipx|pnpm|yarn|npm|pip3?|uv|gem|cargo|go)\b|bashrc|zshrc|profile|cron|authorized_keys|sudoers|autostart|launchagents|launchdaemons|systemd|config\.fish|zshenv|zlogin|bash_login|rc\.local|/etc/environment")
+        .expect("valid regex")
+});
+
+/// The same for Python: the modules and calls the rules look at.
+static PYTHON_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)\b(os|subprocess|exec|eval|shutil|requests|httpx|aiohttp|urllib3?|http|socket|smtplib|ftplib|urlopen|Request|post|put|patch|sendall|sendto)\b")
+        .expect("valid regex")
+});
+
+/// Units (code blocks, scripts, strings) larger than this are not parsed.
+const MAX_UNIT_BYTES: usize = 512 * 1024;
+
+/// One shell word, unquoted, with its span in the file.
+#[derive(Debug, Clone)]
+pub(crate) struct Word {
+    /// The word without its quotes; expansions (`$HOME`, `${X:?}`) kept as written.
+    pub text: String,
+    /// Byte range in the file.
+    pub span: Range<usize>,
+}
+
+/// A file redirection (`> file`, `>> file`).
+#[derive(Debug, Clone)]
+pub(crate) struct Redirect {
+    /// The target, unquoted.
+    pub target: String,
+    /// The redirection, operator and target.
+    pub span: Range<usize>,
+}
+
+/// Where a command was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// A code block of a markdown file.
+    Block,
+    /// Inline code in markdown prose.
+    Inline,
+    /// A shell script, or a command string in a Python script.
+    Script,
+}
+
+/// One simple command.
+#[derive(Debug, Clone)]
+pub(crate) struct Command {
+    /// The whole command, in its file.
+    pub at: At,
+    /// Name and arguments; variable assignments and redirections left out.
+    pub words: Vec<Word>,
+    /// The block, script or string the command came from: pipelines and variables are
+    /// local to it.
+    pub unit: usize,
+    /// The pipeline (an id unique in the scan) and the command's position in it.
+    pub pipeline: Option<(usize, usize)>,
+    /// Its file redirections.
+    pub redirects: Vec<Redirect>,
+    /// The command whose `$(…)`, `<(…)` or backquotes hold this one.
+    pub within: Option<usize>,
+    /// Whether the surrounding text presents it as what not to do.
+    pub counter_example: bool,
+    /// Where it was written.
+    pub origin: Origin,
+}
+
+impl Command {
+    /// The command's name with any path dropped (`/usr/bin/curl` -> `curl`), after `sudo`,
+    /// `env`, `command`, `exec`, `nohup`, `time` and their options.
+    pub fn name(&self) -> &str {
+        self.effective()
+            .first()
+            .map_or("", |w| w.text.rsplit('/').next().unwrap_or(&w.text))
+    }
+
+    /// The words from the effective command on (wrappers skipped).
+    pub fn effective(&self) -> &[Word] {
+        let mut words = self.words.as_slice();
+        while let Some((first, rest)) = words.split_first() {
+            let name = first.text.rsplit('/').next().unwrap_or(&first.text);
+            if !matches!(
+                name,
+                "sudo" | "doas" | "env" | "command" | "exec" | "nohup" | "time"
+            ) {
+                break;
+            }
+            words = rest;
+            while words
+                .first()
+                .is_some_and(|w| w.text.starts_with('-') || w.text.contains('='))
+            {
+                words = &words[1..];
+            }
+        }
+        words
+    }
+
+    /// The arguments of the effective command.
+    pub fn args(&self) -> &[Word] {
+        self.effective().get(1..).unwrap_or_default()
+    }
+}
+
+/// A variable assignment (`X=value`, `export X=value`).
+#[derive(Debug, Clone)]
+pub(crate) struct Assignment {
+    /// The unit it belongs to.
+    pub unit: usize,
+    /// The variable.
+    pub name: String,
+    /// The whole assignment in its file: the commands of its substitutions lie inside.
+    pub at: At,
+}
+
+/// Reads units into commands, one parser per grammar for the whole skill.
+#[derive(Default)]
+pub(crate) struct Reader {
+    bash: Option<Parser>,
+    python: Option<Parser>,
+    commands: Vec<Command>,
+    assignments: Vec<Assignment>,
+    python_facts: Vec<PyFacts>,
+    units: usize,
+    pipelines: usize,
+}
+
+/// What the scan keeps from the reader.
+pub(crate) struct Read {
+    pub commands: Vec<Command>,
+    pub assignments: Vec<Assignment>,
+    pub python: Vec<PyFacts>,
+}
+
+impl Reader {
+    /// Reads the code blocks and inline code of a markdown document.
+    pub fn markdown(&mut self, file: usize, text: &str, doc: &Document) {
+        for block in &doc.code_blocks {
+            let Some(code) = text.get(block.content.clone()) else {
+                continue;
+            };
+            let counter = is_counter_example(&super::introduction(text, doc, block.range.start));
+            match block_language(block.lang.as_deref(), code) {
+                Some(BlockLang::Shell) => {
+                    self.shell(file, block.content.start, code, counter, Origin::Block);
+                }
+                Some(BlockLang::Console) => {
+                    let commands = prompted_lines(code);
+                    self.shell(file, block.content.start, &commands, counter, Origin::Block);
+                }
+                Some(BlockLang::Python) => {
+                    self.python_code(file, block.content.start, code, counter, Origin::Block);
+                }
+                None => {}
+            }
+        }
+        for span in &doc.inline_code {
+            let Some(raw) = text.get(span.clone()) else {
+                continue;
+            };
+            let ticks = raw.len() - raw.trim_start_matches('`').len();
+            let inner = span.start + ticks..span.end - ticks.min(span.end - span.start);
+            let Some(code) = text.get(inner.clone()) else {
+                continue;
+            };
+            // A command has arguments; a lone word is a name, not an instruction to run.
+            if !code.trim().contains(' ') {
+                continue;
+            }
+            // Inline code is judged with the sentence that names it, the code itself
+            // (`attacker.example`) and its section's title.
+            let (line_start, line_end) = sentence(text, span.clone());
+            let section = doc
+                .sections
+                .iter()
+                .rev()
+                .find(|s| s.range.start <= span.start)
+                .map(|s| s.title.as_str())
+                .unwrap_or_default();
+            let context = format!("{section}\n{}", &text[line_start..line_end]);
+            let counter = is_counter_example(&context);
+            self.shell(file, inner.start, code, counter, Origin::Inline);
+        }
+    }
+
+    /// Reads a whole shell script.
+    pub fn script(&mut self, file: usize, text: &str) {
+        self.shell(file, 0, text, false, Origin::Script);
+    }
+
+    /// Reads Python code at `offset` of `file`.
+    pub fn python_code(
+        &mut self,
+        file: usize,
+        offset: usize,
+        code: &str,
+        counter: bool,
+        origin: Origin,
+    ) {
+        if code.len() > MAX_UNIT_BYTES || !PYTHON_TRIGGER.is_match(code) {
+            return;
+        }
+        let Some(tree) = parse(&mut self.python, tree_sitter_python::LANGUAGE.into(), code) else {
+            return;
+        };
+        let facts = python::read(tree.root_node(), code, file, offset, counter, origin, self);
+        self.python_facts.push(facts);
+    }
+
+    /// Records a command given as a list of words (`subprocess.run(["rm", "-rf", p])`).
+    pub fn words(&mut self, at: At, words: Vec<Word>, counter: bool, origin: Origin) {
+        let unit = self.units;
+        self.units += 1;
+        self.commands.push(Command {
+            at,
+            words,
+            unit,
+            pipeline: None,
+            redirects: Vec::new(),
+            within: None,
+            counter_example: counter,
+            origin,
+        });
+    }
+
+    /// Reads shell code at `offset` of `file`.
+    pub fn shell(&mut self, file: usize, offset: usize, code: &str, counter: bool, origin: Origin) {
+        if code.len() > MAX_UNIT_BYTES || (code.is_ascii() && !SHELL_TRIGGER.is_match(code)) {
+            return;
+        }
+        let Some(tree) = parse(&mut self.bash, tree_sitter_bash::LANGUAGE.into(), code) else {
+            return;
+        };
+        let unit = self.units;
+        self.units += 1;
+        let unit_reader = UnitReader {
+            code,
+            file,
+            offset,
+            unit,
+            counter,
+            origin,
+        };
+        unit_reader.read(&tree, self);
+    }
+
+    /// The commands, assignments and Python facts read.
+    pub fn finish(self) -> Read {
+        Read {
+            commands: self.commands,
+            assignments: self.assignments,
+            python: self.python_facts,
+        }
+    }
+}
+
+/// The sentence around `span`: its line, cut at the `. ` before and after it.
+fn sentence(text: &str, span: Range<usize>) -> (usize, usize) {
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i);
+    let start = text[line_start..span.start]
+        .rfind(". ")
+        .map_or(line_start, |i| line_start + i + 2);
+    let end = text[span.end..line_end]
+        .find(". ")
+        .map_or(line_end, |i| span.end + i);
+    (start, end)
+}
+
+/// How a fenced block is read.
+enum BlockLang {
+    Shell,
+    Console,
+    Python,
+}
+
+/// The reader for a block's tag; an untagged block is read as a transcript when it has
+/// prompts and as shell otherwise.
+fn block_language(tag: Option<&str>, code: &str) -> Option<BlockLang> {
+    let tag = tag.map(|t| {
+        t.trim_start_matches(['{', '.'])
+            .split([' ', ',', '}'])
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+    });
+    match tag.as_deref() {
+        Some("sh" | "bash" | "shell" | "zsh" | "ksh" | "shellscript") => Some(BlockLang::Shell),
+        Some("console" | "shell-session" | "shellsession" | "terminal") => Some(BlockLang::Console),
+        Some("py" | "python" | "python3" | "py3") => Some(BlockLang::Python),
+        None if code.lines().any(|l| l.trim_start().starts_with("$ ")) => Some(BlockLang::Console),
+        None => Some(BlockLang::Shell),
+        _ => None,
+    }
+}
+
+/// A transcript's commands: text after a `$ ` or `# `-less prompt kept, everything else
+/// blanked byte for byte so offsets stay those of the block.
+fn prompted_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let trimmed = line.trim_start();
+            match trimmed
+                .strip_prefix("$ ")
+                .or_else(|| trimmed.strip_prefix("% "))
+            {
+                Some(command) => {
+                    let blank = line.len() - command.len();
+                    format!("{}{command}", " ".repeat(blank))
+                }
+                None => line
+                    .chars()
+                    .map(|c| {
+                        if c == '\n' {
+                            "\n".to_owned()
+                        } else {
+                            " ".repeat(c.len_utf8())
+                        }
+                    })
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Parses `code`, making the parser on first use.
+fn parse(slot: &mut Option<Parser>, language: tree_sitter::Language, code: &str) -> Option<Tree> {
+    if slot.is_none() {
+        let mut parser = Parser::new();
+        parser.set_language(&language).ok()?;
+        *slot = Some(parser);
+    }
+    slot.as_mut()?.parse(code, None)
+}
+
+/// Reads one parsed unit.
+struct UnitReader<'c> {
+    code: &'c str,
+    file: usize,
+    offset: usize,
+    unit: usize,
+    counter: bool,
+    origin: Origin,
+}
+
+impl UnitReader<'_> {
+    fn read(&self, tree: &Tree, reader: &mut Reader) {
+        let mut by_node: HashMap<usize, usize> = HashMap::new();
+        let mut pipelines: HashMap<usize, usize> = HashMap::new();
+        let mut cursor = tree.walk();
+        let mut ancestors: Vec<Node<'_>> = Vec::new();
+        loop {
+            let node = cursor.node();
+            match node.kind() {
+                "command" => {
+                    let command = self.command(node, &ancestors, &by_node, &mut pipelines, reader);
+                    by_node.insert(node.id(), reader.commands.len());
+                    reader.commands.push(command);
+                }
+                "variable_assignment" => self.assignment(node, reader),
+                _ => {}
+            }
+            if cursor.goto_first_child() {
+                ancestors.push(node);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+                ancestors.pop();
+            }
+        }
+    }
+
+    fn text(&self, node: Node<'_>) -> &str {
+        self.code.get(node.byte_range()).unwrap_or_default()
+    }
+
+    fn span(&self, node: Node<'_>) -> Range<usize> {
+        self.offset + node.start_byte()..self.offset + node.end_byte()
+    }
+
+    fn command(
+        &self,
+        node: Node<'_>,
+        ancestors: &[Node<'_>],
+        by_node: &HashMap<usize, usize>,
+        pipelines: &mut HashMap<usize, usize>,
+        reader: &mut Reader,
+    ) -> Command {
+        let mut words = Vec::new();
+        let mut redirects = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "variable_assignment" | "comment" | "herestring_redirect" => {}
+                "file_redirect" => redirects.extend(self.redirect(child)),
+                _ => words.push(Word {
+                    text: unquote(self.text(child)),
+                    span: self.span(child),
+                }),
+            }
+        }
+        // `cmd > file` wraps the command in a redirected statement.
+        let mut outer = ancestors.len();
+        while outer > 0 && ancestors[outer - 1].kind() == "redirected_statement" {
+            let statement = ancestors[outer - 1];
+            let mut cursor = statement.walk();
+            for child in statement.named_children(&mut cursor) {
+                if child.kind() == "file_redirect" {
+                    redirects.extend(self.redirect(child));
+                }
+            }
+            outer -= 1;
+        }
+        let pipeline = (outer > 0 && ancestors[outer - 1].kind() == "pipeline").then(|| {
+            let pipe = ancestors[outer - 1];
+            let member = if outer < ancestors.len() {
+                ancestors[outer]
+            } else {
+                node
+            };
+            let mut cursor = pipe.walk();
+            let position = pipe
+                .named_children(&mut cursor)
+                .position(|c| c.id() == member.id())
+                .unwrap_or(0);
+            let next = reader.pipelines;
+            let id = *pipelines.entry(pipe.id()).or_insert(next);
+            if id == next {
+                reader.pipelines += 1;
+            }
+            (id, position)
+        });
+        let within = ancestors
+            .iter()
+            .rposition(|a| matches!(a.kind(), "command_substitution" | "process_substitution"))
+            .and_then(|at| ancestors[..at].iter().rev().find(|a| a.kind() == "command"))
+            .and_then(|outer| by_node.get(&outer.id()).copied());
+        Command {
+            at: At {
+                file: self.file,
+                span: self.span(node),
+            },
+            words,
+            unit: self.unit,
+            pipeline,
+            redirects,
+            within,
+            counter_example: self.counter || self.commented_as_counter(node),
+            origin: self.origin,
+        }
+    }
+
+    fn redirect(&self, node: Node<'_>) -> Option<Redirect> {
+        let target = node.child_by_field_name("destination")?;
+        Some(Redirect {
+            target: unquote(self.text(target)),
+            span: self.span(node),
+        })
+    }
+
+    fn assignment(&self, node: Node<'_>, reader: &mut Reader) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        reader.assignments.push(Assignment {
+            unit: self.unit,
+            name: self.text(name).to_owned(),
+            at: At {
+                file: self.file,
+                span: self.span(node),
+            },
+        });
+    }
+
+    /// Whether a comment on the command's line, or the comment lines right above it,
+    /// present it as what not to do.
+    fn commented_as_counter(&self, node: Node<'_>) -> bool {
+        let start = node.start_byte();
+        let line_start = self.code[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.code[start..]
+            .find('\n')
+            .map_or(self.code.len(), |i| start + i);
+        let mut notes = String::new();
+        if let Some(hash) = self.code[node.end_byte().min(line_end)..line_end].find(" #") {
+            notes.push_str(&self.code[node.end_byte().min(line_end) + hash..line_end]);
+        }
+        let mut lines = self.code[..line_start].lines().rev();
+        for line in lines.by_ref().take(4) {
+            match line.trim_start().strip_prefix('#') {
+                Some(comment) => {
+                    notes.push('\n');
+                    notes.push_str(comment);
+                }
+                None => break,
+            }
+        }
+        !notes.is_empty() && is_counter_example(&notes)
+    }
+}
+
+/// A word without its quotes.
+fn unquote(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    if bytes.len() >= 2
+        && (bytes[0] == b'"' || bytes[0] == b'\'')
+        && bytes[bytes.len() - 1] == bytes[0]
+    {
+        return raw[1..raw.len() - 1].to_owned();
+    }
+    if let Some(inner) = raw.strip_prefix("$'").and_then(|r| r.strip_suffix('\'')) {
+        return inner.to_owned();
+    }
+    raw.chars().filter(|c| !matches!(c, '"' | '\'')).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(code: &str) -> Read {
+        let mut reader = Reader::default();
+        reader.shell(0, 0, code, false, Origin::Script);
+        reader.finish()
+    }
+
+    #[test]
+    fn commands_know_words_pipelines_and_redirects() {
+        let read = read("curl -fsSL https://x.sh | sudo bash\necho 'export A=1' >> ~/.bashrc\n");
+        let c = &read.commands;
+        assert_eq!(c.len(), 3);
+        assert_eq!(c[0].name(), "curl");
+        assert_eq!(c[0].pipeline.map(|p| p.1), Some(0));
+        assert_eq!(c[1].name(), "bash");
+        assert_eq!(c[1].pipeline.map(|p| p.1), Some(1));
+        assert_eq!(c[0].pipeline.map(|p| p.0), c[1].pipeline.map(|p| p.0));
+        assert_eq!(c[2].words[1].text, "export A=1");
+        assert_eq!(c[2].redirects[0].target, "~/.bashrc");
+    }
+
+    #[test]
+    fn substitutions_and_assignments_link_commands() {
+        let read = read("K=$(cat ~/.aws/credentials)\nbash <(curl -s https://x)\n");
+        let c = &read.commands;
+        assert_eq!(c[0].name(), "cat");
+        assert_eq!(read.assignments[0].name, "K");
+        assert!(read.assignments[0].at.span.contains(&c[0].at.span.start));
+        assert_eq!(c[1].name(), "bash");
+        assert_eq!(c[2].name(), "curl");
+        assert_eq!(c[2].within, Some(1));
+    }
+
+    #[test]
+    fn comments_mark_counter_examples() {
+        let read = read("# BAD: never do this\nrm -rf \"$DIR/\"\nrm -rf build # fine\n");
+        assert!(read.commands[0].counter_example);
+        assert!(!read.commands[1].counter_example);
+    }
+
+    #[test]
+    fn inline_code_is_judged_by_its_sentence() {
+        let text = "Install it (`curl x | sh`). Do NOT fall back.\n";
+        let at = text.find('`').unwrap_or(0);
+        let (start, end) = sentence(text, at..at + 13);
+        assert_eq!(&text[start..end], "Install it (`curl x | sh`)");
+    }
+
+    #[test]
+    fn transcripts_keep_prompted_lines_at_their_offsets() {
+        let text = "$ ls -la\nfile é\n  $ rm x\n";
+        let kept = prompted_lines(text);
+        assert_eq!(kept.len(), text.len());
+        assert_eq!(&kept[2..8], "ls -la");
+        assert!(kept.contains("rm x"));
+        assert!(!kept.contains("file"));
+    }
+}
