@@ -46,6 +46,9 @@ pub struct Config {
     /// When the verdict is `inject`.
     #[serde(default)]
     pub verdict: crate::verdict::VerdictPolicy,
+    /// Set-level limits of `skillgate audit`.
+    #[serde(default)]
+    pub audit: crate::audit::AuditSettings,
 }
 
 /// When a run fails.

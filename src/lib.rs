@@ -5,6 +5,7 @@
 //! [`finding::Finding`]s, and [`render`] turns those into every output format.
 
 pub mod assess;
+pub mod audit;
 pub mod claims;
 pub mod config;
 pub mod eval;

@@ -37,6 +37,9 @@ pub enum Error {
     /// Mining tasks from the history failed.
     #[error(transparent)]
     Mine(crate::mine::MineError),
+    /// Audit outputs that cannot be merged.
+    #[error(transparent)]
+    Merge(#[from] crate::audit::merge::MergeError),
     /// An argument is wrong in a way clap cannot see.
     #[error("{message}")]
     Usage {

@@ -11,7 +11,7 @@ use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES, Rule};
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
-use crate::skill::Skill;
+use crate::skill::{Skill, discover};
 use crate::verdict;
 
 /// Decide whether an agent skill should be injected into an agent working on your repository.
@@ -80,6 +80,19 @@ enum Command {
     },
     /// Render the verdict of an evaluation run from its run directory alone.
     Report(ReportArgs),
+    /// Check every skill below some folders in parallel: one row per skill, findings across
+    /// the set (duplicates, a crowded skill listing), and a summary.
+    ///
+    /// A folder that holds a SKILL.md is one skill; folders below are searched, hidden ones
+    /// included (.claude/skills/, .agents/skills/), but not .git, node_modules or what
+    /// .gitignore excludes. An unreadable skill is a row with its error, and counts as an
+    /// error for --fail-on. With --shard K/N one of N jobs audits its share; `skillgate merge`
+    /// combines their outputs into exactly what one job would have printed.
+    #[command(after_long_help = audit::AUDIT_EXAMPLES)]
+    Audit(audit::AuditArgs),
+    /// Combine the JSON or JSON-lines outputs of `skillgate audit` (the shards of one split)
+    /// into one audit, as a single run would have printed it.
+    Merge(audit::MergeArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -227,6 +240,7 @@ enum ColorChoice {
     Never,
 }
 
+mod audit;
 mod error;
 mod eval_args;
 mod evaluate;
@@ -251,10 +265,13 @@ pub fn main() -> ExitCode {
         }
         Command::Rule { code } => match lint::rule(&code) {
             Some(rule) => print(&rule_text(rule)).map(|()| ExitCode::SUCCESS),
-            None => Err(Error::usage(
-                format!("no rule {code:?}"),
-                Some("`skillgate rules` lists them"),
-            )),
+            None => match crate::audit::set::rule(&code) {
+                Some(rule) => print(&rule.text()).map(|()| ExitCode::SUCCESS),
+                None => Err(Error::usage(
+                    format!("no rule {code:?}"),
+                    Some("`skillgate rules` lists them"),
+                )),
+            },
         },
         Command::Eval(command) => evaluate::run(*command),
         Command::Tasks {
@@ -264,6 +281,8 @@ pub fn main() -> ExitCode {
             command: TasksCommand::Mine(args),
         } => mine::run(&args),
         Command::Report(args) => evaluate::report(&args),
+        Command::Audit(args) => audit::run(&args),
+        Command::Merge(args) => audit::merge(&args),
     };
     result.unwrap_or_else(|e| e.report())
 }
@@ -299,12 +318,23 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     let mut input_error = false;
     let mut skills = Vec::with_capacity(args.skills.len());
     for path in &args.skills {
-        match Skill::load(path) {
-            Ok(skill) => skills.push(skill),
+        // A folder without a manifest stands for every skill found below it.
+        let found = match discover::skills(path) {
+            Ok(found) => found,
             Err(e) => {
-                // Reported here, and the other skills are still checked.
                 error::show(&Error::from(e));
                 input_error = true;
+                continue;
+            }
+        };
+        for path in found {
+            match Skill::load(&path) {
+                Ok(skill) => skills.push(skill),
+                Err(e) => {
+                    // Reported here, and the other skills are still checked.
+                    error::show(&Error::from(e));
+                    input_error = true;
+                }
             }
         }
     }

@@ -11,8 +11,8 @@ pub enum LoadError {
         /// The path as given.
         path: PathBuf,
     },
-    /// A folder without a SKILL.md.
-    #[error("{path}: no SKILL.md in this folder")]
+    /// A folder without a SKILL.md, in it or in any folder below it.
+    #[error("{path}: no SKILL.md in this folder or in any folder below it")]
     NoSkillFile {
         /// The folder.
         path: PathBuf,

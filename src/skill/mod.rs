@@ -2,6 +2,7 @@
 //! folder, read and parsed exactly once. Every rule reads this model; none touches the disk.
 
 pub mod code;
+pub mod discover;
 pub mod error;
 pub mod frontmatter;
 pub mod markdown;

@@ -1,5 +1,6 @@
 //! skillgate's integration tests: one binary, one module per area.
 
+mod audit;
 mod cli;
 mod code;
 mod errors;
@@ -11,6 +12,7 @@ mod formats;
 mod inputs;
 mod knowledge;
 mod mine;
+mod packs;
 mod project;
 mod rules;
 mod security;

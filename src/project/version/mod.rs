@@ -74,6 +74,26 @@ pub fn compare(ecosystem: Ecosystem, a: &str, b: &str) -> Option<Ordering> {
     }
 }
 
+/// Whether `version` meets a requirement a person wrote, its bounds ordered against
+/// `version` by the ecosystem's [`compare`]; `None` when the requirement cannot say or a
+/// version does not parse in the ecosystem.
+pub fn allows(ecosystem: Ecosystem, requirement: &Requirement, version: &str) -> Option<bool> {
+    if *requirement == Requirement::Any {
+        return Some(true);
+    }
+    let (min, max) = requirement.bounds()?;
+    let order = |bound: &Bound<Release>| compare(ecosystem, version, &bound.version.to_string());
+    let above = match min {
+        Some(b) => order(&b)?.is_gt() || (b.inclusive && order(&b)?.is_eq()),
+        None => true,
+    };
+    let below = match max {
+        Some(b) => order(&b)?.is_lt() || (b.inclusive && order(&b)?.is_eq()),
+        None => true,
+    };
+    Some(above && below)
+}
+
 /// Whether `constraint` admits some version at or above `floor`.
 ///
 /// A skill written for React 19 (`floor` 19) against a project constrained to `^18.2`

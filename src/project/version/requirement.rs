@@ -140,29 +140,6 @@ impl Requirement {
             Self::Range { min, max } => Some((min.clone(), max.clone())),
         }
     }
-
-    /// Whether `version` meets the requirement; `None` when the requirement cannot say.
-    pub fn allows(&self, version: &Release) -> Option<bool> {
-        if *self == Self::Any {
-            return Some(true);
-        }
-        let (min, max) = self.bounds()?;
-        let above = min.is_none_or(|b| {
-            if b.inclusive {
-                *version >= b.version
-            } else {
-                *version > b.version
-            }
-        });
-        let below = max.is_none_or(|b| {
-            if b.inclusive {
-                *version <= b.version
-            } else {
-                *version < b.version
-            }
-        });
-        Some(above && below)
-    }
 }
 
 /// Which syntax a version text follows: a bare `1.2` means different things per tool.
@@ -401,18 +378,5 @@ mod tests {
         for (written, dialect, kind) in cases {
             assert_eq!(read(written, dialect), kind, "{written}");
         }
-    }
-
-    #[test]
-    fn requirements_allow_versions() {
-        let series = read("18", Dialect::Series);
-        assert_eq!(series.allows(&v("18.3.1")), Some(true));
-        assert_eq!(series.allows(&v("19.0.0")), Some(false));
-        let caret = read("^0.2", Dialect::Series);
-        assert_eq!(caret.allows(&v("0.2.25")), Some(true));
-        assert_eq!(caret.allows(&v("1.0.0")), Some(false));
-        let at_least = read("3.12+", Dialect::Series);
-        assert_eq!(at_least.allows(&v("3.9")), Some(false));
-        assert_eq!(Requirement::Unparsed.allows(&v("1")), None);
     }
 }

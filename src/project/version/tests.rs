@@ -196,3 +196,17 @@ fn hostile_input_never_panics() {
         }
     }
 }
+
+#[test]
+fn requirements_allow_versions_in_the_ecosystems_order() {
+    let read = |written: &str| Requirement::parse(written, Dialect::Series).expect("parses");
+    assert_eq!(allows(Npm, &read("18"), "18.3.1"), Some(true));
+    assert_eq!(allows(Npm, &read("18"), "19.0.0"), Some(false));
+    assert_eq!(allows(Npm, &read("^0.2"), "0.2.25"), Some(true));
+    assert_eq!(allows(Npm, &read("^0.2"), "1.0.0"), Some(false));
+    assert_eq!(allows(Pypi, &read("3.12+"), "3.9"), Some(false));
+    assert_eq!(allows(Pypi, &read("3.12+"), "3.12"), Some(true));
+    assert_eq!(allows(Maven, &read("2"), "2.7.18"), Some(true));
+    assert_eq!(allows(Npm, &read("*"), "anything"), Some(true));
+    assert_eq!(allows(Npm, &Requirement::Unparsed, "1.0.0"), None);
+}

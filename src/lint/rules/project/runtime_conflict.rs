@@ -79,7 +79,9 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
                 project
                     .runtimes_named(name)
                     .filter(|r| r.kind == RuntimeKind::Pin)
-                    .filter_map(|r| pin_conflict(&r.version.value, min.clone(), max.clone()))
+                    .filter_map(|r| {
+                        pin_conflict(ecosystem, &r.version.value, min.clone(), max.clone())
+                    })
                     .all(|conflict| conflict),
             ),
         };
@@ -147,8 +149,10 @@ fn outside_range(
     }
 }
 
-/// A pin (`3.12` stands for every `3.12.x`) conflicts when it and the claim share no version.
+/// A pin (`3.12` stands for every `3.12.x`) conflicts when it and the claim share no version,
+/// the claim's bounds ordered against the pin by the runtime's ecosystem.
 fn pin_conflict(
+    ecosystem: Ecosystem,
     pin: &str,
     min: Option<Bound<Release>>,
     max: Option<Bound<Release>>,
@@ -158,14 +162,17 @@ fn pin_conflict(
     if let Some(last) = high.parts.last_mut() {
         *last = last.saturating_add(1);
     }
-    let past = max.is_some_and(|b| {
-        if b.inclusive {
-            b.version < low
-        } else {
-            b.version <= low
-        }
-    });
-    let before = min.is_some_and(|b| b.version >= high);
+    let order =
+        |a: &Release, b: &Release| version::compare(ecosystem, &a.to_string(), &b.to_string());
+    let past = match max {
+        Some(b) if b.inclusive => order(&b.version, &low)?.is_lt(),
+        Some(b) => order(&b.version, &low)?.is_le(),
+        None => false,
+    };
+    let before = match min {
+        Some(b) => order(&b.version, &high)?.is_ge(),
+        None => false,
+    };
     Some(past || before)
 }
 
@@ -175,18 +182,25 @@ mod tests {
 
     #[test]
     fn a_pin_conflicts_only_with_disjoint_claims() {
+        let npm = Ecosystem::Npm;
         let at = |v: &str, inclusive| Release::parse(v).map(|version| Bound { version, inclusive });
-        assert_eq!(pin_conflict("3.12", at("3.12", true), None), Some(false));
         assert_eq!(
-            pin_conflict("3.12.1", at("3.12", true), at("3.13", false)),
+            pin_conflict(npm, "3.12", at("3.12", true), None),
             Some(false)
         );
-        assert_eq!(pin_conflict("3.11", at("3.12", true), None), Some(true));
         assert_eq!(
-            pin_conflict("20", at("18", true), at("19", false)),
+            pin_conflict(npm, "3.12.1", at("3.12", true), at("3.13", false)),
+            Some(false)
+        );
+        assert_eq!(
+            pin_conflict(npm, "3.11", at("3.12", true), None),
             Some(true)
         );
-        assert_eq!(pin_conflict("lts/iron", at("18", true), None), None);
+        assert_eq!(
+            pin_conflict(npm, "20", at("18", true), at("19", false)),
+            Some(true)
+        );
+        assert_eq!(pin_conflict(npm, "lts/iron", at("18", true), None), None);
     }
 
     #[test]

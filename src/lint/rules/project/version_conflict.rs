@@ -95,8 +95,9 @@ fn claim_conflicts(
     resolved: bool,
 ) -> Option<bool> {
     if resolved {
-        let version = Release::parse(used)?;
-        return claim.requirement.kind.allows(&version).map(|ok| !ok);
+        // A prerelease or build the claim's numbers cannot place stays unknown.
+        Release::parse(used)?;
+        return version::allows(ecosystem, &claim.requirement.kind, used).map(|ok| !ok);
     }
     if let Requirement::Exact(exact) = &claim.requirement.kind {
         return version::satisfies(ecosystem, used, &exact.to_string()).map(|ok| !ok);

@@ -1,0 +1,168 @@
+//! `skillgate audit` and `skillgate merge`: many skills at once, and the shards of one audit
+//! combined.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::{Error, FailOnArg, print};
+use crate::audit::render::{AuditFormat, render};
+use crate::audit::{self, Audit, Checker, Shard, merge};
+use crate::config::{Config, ConfigError, FailOn};
+use crate::project;
+
+/// Examples printed after `skillgate audit --help`.
+pub(super) const AUDIT_EXAMPLES: &str = "\
+Examples:
+  skillgate audit skills/
+  skillgate audit .claude/skills/ --repo . --fail-on warning
+  skillgate audit pack/ --format html > audit.html
+  skillgate audit pack/ --shard 2/4 --format jsonl > shard-2.jsonl
+  skillgate merge shard-*.jsonl --format table";
+
+/// Options of `skillgate audit`.
+#[derive(Debug, Args)]
+pub(super) struct AuditArgs {
+    /// Folders holding skills anywhere below them (or skill folders, or SKILL.md files).
+    #[arg(required = true, value_name = "DIR")]
+    dirs: Vec<PathBuf>,
+    /// The repository the skills are meant for: scanned once, it adds the project rules
+    /// (SG4xx) and each skill's stack fit.
+    #[arg(long, value_name = "DIR")]
+    repo: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = AuditFormatArg::Table)]
+    format: AuditFormatArg,
+    /// Lowest severity that makes the exit status 1 [default: error]; an unreadable skill
+    /// counts as an error.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    fail_on: Option<FailOnArg>,
+    /// Audit only share K of N (1-based), chosen by a stable hash of each skill's path
+    /// relative to its DIR; `skillgate merge` combines the N outputs (json or jsonl).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<Shard>,
+    /// Run only these rules (codes or prefixes, e.g. SG2,SG301); replaces the config's list.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    select: Vec<String>,
+    /// Skip these rules (codes or prefixes); added to the config's list.
+    #[arg(long, value_delimiter = ',', value_name = "CODES")]
+    ignore: Vec<String>,
+    /// Configuration file [default: skillgate.toml at the repository root (or the current
+    /// folder without --repo), if present].
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+/// Options of `skillgate merge`.
+#[derive(Debug, Args)]
+pub(super) struct MergeArgs {
+    /// Outputs of `skillgate audit --format jsonl` or `--format json`: every shard of one
+    /// split, or whole audits to combine.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = AuditFormatArg::Table)]
+    format: AuditFormatArg,
+    /// Lowest severity that makes the exit status 1 [default: error].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    fail_on: Option<FailOnArg>,
+}
+
+/// Output formats of `skillgate audit` and `skillgate merge`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(super) enum AuditFormatArg {
+    /// One line per skill, then the summary (the default).
+    Table,
+    /// One JSON document: the rows and the summary (docs/audit.md).
+    Json,
+    /// One JSON object per skill per line, then one line holding the summary.
+    Jsonl,
+    /// One CSV record per skill, with a header.
+    Csv,
+    /// A markdown table and the summary, for step summaries and pull request comments.
+    Markdown,
+    /// One self-contained HTML page: a sortable table and histograms.
+    Html,
+    /// SARIF 2.1.0: every finding of every skill, unreadable skills as notifications.
+    Sarif,
+}
+
+impl From<AuditFormatArg> for AuditFormat {
+    fn from(arg: AuditFormatArg) -> AuditFormat {
+        match arg {
+            AuditFormatArg::Table => AuditFormat::Table,
+            AuditFormatArg::Json => AuditFormat::Json,
+            AuditFormatArg::Jsonl => AuditFormat::Jsonl,
+            AuditFormatArg::Csv => AuditFormat::Csv,
+            AuditFormatArg::Markdown => AuditFormat::Markdown,
+            AuditFormatArg::Html => AuditFormat::Html,
+            AuditFormatArg::Sarif => AuditFormat::Sarif,
+        }
+    }
+}
+
+/// Run `skillgate audit`.
+pub(super) fn run(args: &AuditArgs) -> Result<ExitCode, Error> {
+    let config = load_config(args.config.as_deref(), args.repo.as_deref())?;
+    let mut settings = config.lint();
+    if !args.select.is_empty() {
+        settings.selection.select = args.select.clone();
+    }
+    settings
+        .selection
+        .ignore
+        .extend(args.ignore.iter().cloned());
+    if let Some(bad) = settings.selection.unknown().first() {
+        return Err(Error::usage(
+            format!("--select/--ignore: {bad:?} matches no rule"),
+            Some("`skillgate rules` lists them"),
+        ));
+    }
+    let project = match &args.repo {
+        Some(repo) if !repo.is_dir() => {
+            return Err(Error::usage(
+                format!("{}: the repository folder does not exist", repo.display()),
+                None,
+            ));
+        }
+        Some(repo) => Some(project::scan(repo)?),
+        None => None,
+    };
+    let targets = audit::targets(&args.dirs, args.shard)?;
+    let checker = Checker {
+        settings: &settings,
+        policy: &config.verdict,
+        project: project.as_ref(),
+    };
+    let rows = audit::check_all(&targets, &checker, std::io::stderr().is_terminal());
+    let audit = Audit::assemble(rows, &config.audit, project.is_some(), args.shard);
+    let fail_on = args.fail_on.map(FailOn::from).or(config.fail_on);
+    finish(&audit, args.format.into(), fail_on)
+}
+
+/// Run `skillgate merge`.
+pub(super) fn merge(args: &MergeArgs) -> Result<ExitCode, Error> {
+    let audit = merge::merge(&args.files)?;
+    finish(&audit, args.format.into(), args.fail_on.map(FailOn::from))
+}
+
+/// Print the audit and choose the exit status.
+fn finish(audit: &Audit, format: AuditFormat, fail_on: Option<FailOn>) -> Result<ExitCode, Error> {
+    print(&render(format, audit))?;
+    let fail_on = fail_on.unwrap_or(FailOn::Error);
+    Ok(if audit.fails(|s| fail_on.fails(s)) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn load_config(path: Option<&Path>, repo: Option<&Path>) -> Result<Config, ConfigError> {
+    match path {
+        Some(path) => Config::load(path),
+        None => Config::discover(repo.unwrap_or(Path::new(".")))
+            .map(|c| c.map(|(_, c)| c).unwrap_or_default()),
+    }
+}

@@ -1,0 +1,208 @@
+//! Finding skills below a folder: every folder that holds a `SKILL.md` is one skill.
+//!
+//! Packs keep their skills in hidden folders (`.claude/skills/`, `.agents/skills/`), so
+//! hidden folders are searched; `.git`, `node_modules` and paths the pack's `.gitignore`
+//! excludes are not. A skill folder is not searched further: its own subfolders belong to it.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use ignore::WalkBuilder;
+
+use super::LoadError;
+use super::frontmatter::is_manifest_name;
+
+/// Folders never searched for skills.
+const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
+
+/// The skills a user-given path names, sorted by path: the path itself when it is a file or
+/// a folder with a manifest, otherwise every folder below it that holds a `SKILL.md`.
+///
+/// A folder with no skill anywhere below it is an error, as is a path that does not exist.
+pub fn skills(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
+    let meta = fs::metadata(path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => LoadError::NotFound {
+            path: path.to_owned(),
+        },
+        _ => LoadError::Io {
+            path: path.to_owned(),
+            source,
+        },
+    })?;
+    if !meta.is_dir() || has_manifest(path) {
+        return Ok(vec![path.to_owned()]);
+    }
+    let found = below(path);
+    if found.is_empty() {
+        return Err(LoadError::NoSkillFile {
+            path: path.to_owned(),
+        });
+    }
+    Ok(found)
+}
+
+/// Whether `dir` holds a manifest (`SKILL.md`, or a misspelling of it that the loader
+/// accepts and SG114 reports).
+fn has_manifest(dir: &Path) -> bool {
+    dir.join("SKILL.md").is_file()
+        || fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .any(|e| is_manifest_name(Path::new(&e.file_name())) && e.path().is_file())
+        })
+}
+
+/// Every folder strictly below `root` that holds a `SKILL.md`, not searching inside one.
+///
+/// Symlinked folders are followed while they stay inside `root` (packs link one skill into
+/// `.claude/skills/` and `.agents/skills/`); a skill reached twice is listed once, under the
+/// path that is its own rather than a link's.
+fn below(root: &Path) -> Vec<PathBuf> {
+    let Ok(canonical_root) = root.canonicalize() else {
+        return Vec::new();
+    };
+    let walker = WalkBuilder::new(root)
+        .hidden(false)
+        .require_git(false)
+        .follow_links(true)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry({
+            let canonical_root = canonical_root.clone();
+            move |entry| {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                if !is_dir || entry.depth() == 0 {
+                    return true;
+                }
+                let skipped = entry
+                    .file_name()
+                    .to_str()
+                    .is_some_and(|name| SKIPPED_DIRS.contains(&name));
+                // A folder inside a skill folder belongs to that skill.
+                let inside_skill = entry
+                    .path()
+                    .parent()
+                    .is_some_and(|parent| parent.join("SKILL.md").is_file());
+                let leaves_root = entry.path_is_symlink()
+                    && !entry
+                        .path()
+                        .canonicalize()
+                        .is_ok_and(|target| target.starts_with(&canonical_root));
+                !skipped && !inside_skill && !leaves_root
+            }
+        })
+        .build();
+    let mut found: Vec<PathBuf> = walker
+        .filter_map(Result::ok)
+        .filter(|e| {
+            e.depth() > 1
+                && e.file_name() == "SKILL.md"
+                && e.file_type().is_some_and(|t| t.is_file())
+        })
+        .filter_map(|e| e.path().parent().map(Path::to_owned))
+        .collect();
+    found.sort();
+    // One path per skill: its own path over a link's, else the first in order.
+    let mut chosen: HashMap<PathBuf, PathBuf> = HashMap::new();
+    for dir in found {
+        let canonical = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        let direct = dir
+            .strip_prefix(root)
+            .is_ok_and(|rel| canonical_root.join(rel) == canonical);
+        match chosen.entry(canonical) {
+            Entry::Vacant(slot) => {
+                slot.insert(dir);
+            }
+            Entry::Occupied(mut slot) if direct => {
+                slot.insert(dir);
+            }
+            Entry::Occupied(_) => {}
+        }
+    }
+    let mut found: Vec<PathBuf> = chosen.into_values().collect();
+    found.sort();
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[&str]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for rel in files {
+            let path = dir.path().join(rel);
+            fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            fs::write(path, "---\nname: x\n---\n").expect("write");
+        }
+        dir
+    }
+
+    fn rels(root: &Path, found: &[PathBuf]) -> Vec<String> {
+        found
+            .iter()
+            .map(|p| {
+                p.strip_prefix(root)
+                    .expect("below")
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hidden_folders_are_searched_and_node_modules_is_not() {
+        let dir = tree(&[
+            ".claude/skills/a/SKILL.md",
+            ".agents/skills/b/SKILL.md",
+            "packs/c/SKILL.md",
+            "node_modules/d/SKILL.md",
+            ".git/e/SKILL.md",
+            "packs/c/references/nested/SKILL.md",
+        ]);
+        let found = skills(dir.path()).expect("skills");
+        assert_eq!(
+            rels(dir.path(), &found),
+            [".agents/skills/b", ".claude/skills/a", "packs/c"]
+        );
+    }
+
+    #[test]
+    fn gitignored_folders_are_skipped() {
+        let dir = tree(&["keep/SKILL.md", "build-out/copy/SKILL.md"]);
+        fs::write(dir.path().join(".gitignore"), "build-out/\n").expect("write");
+        let found = skills(dir.path()).expect("skills");
+        assert_eq!(rels(dir.path(), &found), ["keep"]);
+    }
+
+    #[test]
+    fn a_skill_folder_or_file_is_itself() {
+        let dir = tree(&["s/SKILL.md", "s/sub/SKILL.md"]);
+        let s = dir.path().join("s");
+        assert_eq!(skills(&s).expect("skill"), vec![s.clone()]);
+        let file = s.join("SKILL.md");
+        assert_eq!(skills(&file).expect("skill"), vec![file]);
+    }
+
+    #[test]
+    fn symlinked_skills_are_found_once_and_links_out_of_the_folder_are_not_followed() {
+        let dir = tree(&["pack/skills/a/SKILL.md", "outside/b/SKILL.md"]);
+        let pack = dir.path().join("pack");
+        fs::create_dir_all(pack.join(".claude/skills")).expect("mkdir");
+        std::os::unix::fs::symlink(pack.join("skills/a"), pack.join(".claude/skills/a"))
+            .expect("link");
+        std::os::unix::fs::symlink(dir.path().join("outside/b"), pack.join("skills/b"))
+            .expect("link");
+        let found = skills(&pack).expect("skills");
+        assert_eq!(rels(&pack, &found), ["skills/a"]);
+    }
+
+    #[test]
+    fn a_folder_without_skills_is_an_error() {
+        let dir = tree(&["node_modules/x/SKILL.md"]);
+        fs::write(dir.path().join("readme.txt"), "hi").expect("write");
+        let err = skills(dir.path()).expect_err("no skill");
+        assert!(matches!(err, LoadError::NoSkillFile { .. }), "{err}");
+    }
+}
