@@ -77,6 +77,8 @@ fn measure(backend: Backend, jobs: usize, cells: u32) -> Result<f64, skillgate::
         pass_env: Vec::new(),
         install: None,
         quiet: true,
+        verifier_offline: false,
+        build: false,
     };
     let skill = SkillParts {
         name: "overhead".into(),

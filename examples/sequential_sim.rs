@@ -132,7 +132,11 @@ fn cell(task: usize, condition: Condition, seed: u32, passed: bool) -> CellRecor
             output_tokens: 0,
             cache_read_tokens: 0,
             cache_write_tokens: 0,
+            reasoning_output_tokens: 0,
             cost_usd: None,
+            models: Default::default(),
+            rewards: Default::default(),
+            network: None,
             wall_s: 1.0,
             agent_exit: Some(0),
             error: None,
@@ -141,6 +145,7 @@ fn cell(task: usize, condition: Condition, seed: u32, passed: bool) -> CellRecor
         input_tokens: tokens,
         output_tokens: 0,
         wall_s: 1.0,
+        environment_skills_removed: Vec::new(),
     }
 }
 

@@ -87,6 +87,14 @@ pub(crate) struct EvalArgs {
     /// Plain progress lines instead of a progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Run every verifier without network, whatever its task allows (by default the
+    /// verifier has the network its task gives it, as under Harbor).
+    #[arg(long)]
+    pub verifier_offline: bool,
+    /// Build each task's environment/Dockerfile even when the task names a docker_image
+    /// (by default the image is used, and pulled when missing).
+    #[arg(long)]
+    pub build: bool,
 }
 
 /// `skillgate tasks check` arguments.
@@ -107,6 +115,12 @@ pub(crate) struct TasksCheckArgs {
     /// Upload the working tree instead of the files tracked at HEAD.
     #[arg(long)]
     pub worktree: bool,
+    /// Run every verifier without network, whatever its task allows.
+    #[arg(long)]
+    pub verifier_offline: bool,
+    /// Build each task's environment/Dockerfile even when the task names a docker_image.
+    #[arg(long)]
+    pub build: bool,
 }
 
 impl EvalArgs {
@@ -138,6 +152,8 @@ impl From<EvalArgs> for Overrides {
             aa: args.aa,
             no_cache: args.no_cache,
             quiet: args.quiet,
+            verifier_offline: args.verifier_offline,
+            build: args.build,
         }
     }
 }
@@ -224,6 +240,7 @@ mod tests {
             resumed: Vec::new(),
             finished_at: None,
             cells: Default::default(),
+            tasks_refused: Vec::new(),
         };
         write_run_info(&run, &info).unwrap();
 

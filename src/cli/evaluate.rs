@@ -88,7 +88,12 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
     let repo = eval::repo_bundle(&args.repo, args.worktree)?;
     let logs =
         tempfile::tempdir().map_err(|e| EvalError::io("creating", "a temporary folder", e))?;
-    let sandbox = eval::sandbox_for(args.backend.into(), &eval::run_id(logs.path()), None)?;
+    let sandbox = eval::sandbox_for(
+        args.backend.into(),
+        &eval::run_id(logs.path()),
+        None,
+        args.build,
+    )?;
     let checks = eval::check_tasks(
         &args.dir,
         parts.as_ref(),
@@ -96,9 +101,13 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         &args.repo,
         sandbox.as_ref(),
         logs.path(),
+        args.verifier_offline,
     )?;
     let mut out = String::new();
     for check in &checks {
+        for note in &check.notes {
+            out.push_str(&format!("note     {}: {note}\n", check.task));
+        }
         if check.problems.is_empty() {
             out.push_str(&format!("ok       {}\n", check.task));
         } else {

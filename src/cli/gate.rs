@@ -288,6 +288,9 @@ fn evaluate(
         retries: e.retries,
         worktree: e.worktree,
         no_cache: e.no_cache,
+        aa: false,
+        verifier_offline: false,
+        build: false,
         quiet: true,
     };
     let options = overrides.into_options(&config.eval)?;

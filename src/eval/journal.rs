@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::EvalError;
+use crate::eval::agent::ModelUsage;
 use crate::eval::condition::Condition;
 use crate::eval::control::BodyMeasure;
 use crate::eval::options::EvalOptions;
@@ -50,8 +51,21 @@ pub struct AttemptRecord {
     pub cache_read_tokens: u64,
     /// Prompt-cache writes.
     pub cache_write_tokens: u64,
+    /// The part of `output_tokens` spent on reasoning, when the agent reports it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reasoning_output_tokens: u64,
     /// Cost the agent reported, if it reports one.
     pub cost_usd: Option<f64>,
+    /// The usage split by model, when the agent reports the split (claude-code's
+    /// `modelUsage`: the main model, sub-agents and background models).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub models: BTreeMap<String, ModelUsage>,
+    /// Every numeric field of `reward.json`, when it holds more than `reward`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub rewards: BTreeMap<String, f64>,
+    /// Which phases had network (absent when the agent never started).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<PhaseNetwork>,
     /// Wall time of the attempt (agent + verifier), seconds.
     pub wall_s: f64,
     /// The agent's exit code (`None` when it was killed or never started).
@@ -63,6 +77,20 @@ pub struct AttemptRecord {
     /// was injected into the instruction. Journals written before it read back as `None`.
     #[serde(default)]
     pub skill_read: Option<bool>,
+}
+
+/// Whether each phase of an attempt could reach the network.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseNetwork {
+    /// The agent.
+    pub agent: bool,
+    /// The verifier; absent when it did not run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verifier: Option<bool>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// One finished cell: a line of `cells.jsonl`.
@@ -94,6 +122,11 @@ pub struct CellRecord {
     pub output_tokens: u64,
     /// Sum of the attempts' wall times.
     pub wall_s: f64,
+    /// Skills the task's environment already held in an agent's skill folder (such as
+    /// `/root/.claude/skills/NAME`), removed before the agent ran so that only the
+    /// condition's own skill is there.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub environment_skills_removed: Vec<String>,
 }
 
 /// The identity of a cell: what must be equal for two cells to be the same measurement.
@@ -139,6 +172,7 @@ impl CellRecord {
             input_tokens: attempts.iter().map(|a| a.input_tokens).sum(),
             output_tokens: attempts.iter().map(|a| a.output_tokens).sum(),
             wall_s: attempts.iter().map(|a| a.wall_s).sum(),
+            environment_skills_removed: Vec::new(),
             attempts,
             skill_sha256: key.skill_sha256,
             task: key.task,
@@ -314,6 +348,9 @@ pub struct RunInfo {
     pub finished_at: Option<String>,
     /// Cells planned, and how many ended in each outcome.
     pub cells: BTreeMap<String, usize>,
+    /// Task folders that were not run, each with its reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks_refused: Vec<crate::eval::task::Refusal>,
 }
 
 /// One `--resume` of a run.
@@ -425,6 +462,10 @@ mod tests {
             }],
             finished_at: None,
             cells: BTreeMap::from([("planned".into(), 6), ("pass".into(), 4)]),
+            tasks_refused: vec![crate::eval::task::Refusal {
+                task: "two-steps".into(),
+                reason: "multi-step tasks (`steps`) are not supported".into(),
+            }],
         };
         write_run_info(tmp.path(), &info).unwrap();
         assert_eq!(read_run_info(tmp.path()).unwrap(), info);
@@ -441,7 +482,11 @@ mod tests {
             output_tokens: 5,
             cache_read_tokens: 0,
             cache_write_tokens: 0,
+            reasoning_output_tokens: 0,
             cost_usd: None,
+            models: BTreeMap::new(),
+            rewards: BTreeMap::new(),
+            network: None,
             wall_s: 1.5,
             agent_exit: Some(0),
             error: None,
@@ -482,6 +527,24 @@ mod tests {
         assert_eq!(v["attempts"][0]["outcome"], "fail");
         assert_eq!(v["input_tokens"], 20);
         assert_eq!(v["wall_s"], 3.0);
+    }
+
+    #[test]
+    fn costs_survive_the_journal_to_the_last_bit() {
+        // A fixed generator of awkward 17-digit values; the default float parser of
+        // serde_json may be one unit off in the last place for such values.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let cost = (x >> 11) as f64 / (1u64 << 53) as f64 * 3.0;
+            let mut a = attempt(Outcome::Pass);
+            a.cost_usd = Some(cost);
+            let line = serde_json::to_string(&a).unwrap();
+            let back: AttemptRecord = serde_json::from_str(&line).unwrap();
+            assert_eq!(back.cost_usd, Some(cost), "{line}");
+        }
     }
 
     #[test]

@@ -107,9 +107,12 @@ pub fn sandbox_for(
     backend: Backend,
     run_id: &str,
     install: Option<String>,
+    build: bool,
 ) -> Result<Box<dyn sandbox::Sandbox>, EvalError> {
     Ok(match backend {
-        Backend::Docker => Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?),
+        Backend::Docker => {
+            Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?.build_images(build))
+        }
         Backend::Local => Box::new(sandbox::local::LocalSandbox::default()),
     })
 }
@@ -128,15 +131,31 @@ pub fn repo_bundle(repo: &std::path::Path, worktree: bool) -> Result<sandbox::Bu
 /// Runs `skillgate eval`: loads the tasks, builds the C2 control, prepares the sandbox
 /// (failing once, before any cell, if it cannot run) and runs every cell not yet journaled.
 pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunSummary, EvalError> {
-    let tasks = task::Task::load_all(&options.tasks)?;
-    for task in &tasks {
-        let problems = task.problems(Some(&skill));
-        if !problems.is_empty() {
-            return Err(EvalError::Task {
-                task: task.id.clone(),
-                message: problems.join("; "),
-            });
-        }
+    let mut set = task::Task::load_all(&options.tasks)?;
+    // A task that cannot be used is reported and left out; the others still run.
+    let (tasks, unusable): (Vec<_>, Vec<_>) = std::mem::take(&mut set.tasks)
+        .into_iter()
+        .partition(|t| t.problems(Some(&skill)).is_empty());
+    set.refused.extend(unusable.iter().map(|t| task::Refusal {
+        task: t.id.clone(),
+        reason: t.problems(Some(&skill)).join("; "),
+    }));
+    set.refused.sort_by(|a, b| a.task.cmp(&b.task));
+    for refusal in &set.refused {
+        eprintln!("skipped task {}: {}", refusal.task, refusal.reason);
+    }
+    if tasks.is_empty() {
+        return Err(match set.refused.as_slice() {
+            [one] => EvalError::Task {
+                task: one.task.clone(),
+                message: one.reason.clone(),
+            },
+            _ => EvalError::Usage(format!(
+                "none of the {} tasks in {} can be run",
+                set.refused.len(),
+                options.tasks.display()
+            )),
+        });
     }
     let control = control::ControlPool::builtin().matched_body(&skill)?;
     let repo = repo_bundle(&options.repo, options.worktree)?;
@@ -163,9 +182,41 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         jobs: options.jobs,
         cache: options.cache_dir.as_ref().map(journal::OutcomeCache::new),
         quiet: options.quiet,
+        verifier_offline: options.verifier_offline,
+        refused: set.refused,
     };
     let run_id = run_id(&options.out);
-    let sandbox = sandbox_for(options.backend, &run_id, options.install.clone())?;
+    let sandbox = sandbox_for(
+        options.backend,
+        &run_id,
+        options.install.clone(),
+        options.build,
+    )?;
+    let mut plan = plan;
+    let (runnable, refused): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.tasks)
+        .into_iter()
+        .partition(|t| sandbox.refuses(t).is_none());
+    for task in &refused {
+        let reason = sandbox.refuses(task).unwrap_or_default();
+        eprintln!("skipped task {}: {reason}", task.id);
+        plan.refused.push(task::Refusal {
+            task: task.id.clone(),
+            reason,
+        });
+    }
+    if runnable.is_empty() {
+        return Err(EvalError::Usage(format!(
+            "no task in {} can be run on the {} backend",
+            options.tasks.display(),
+            sandbox.name()
+        )));
+    }
+    plan.tasks = runnable;
+    for task in &plan.tasks {
+        for note in sandbox.notes(task) {
+            eprintln!("note: task {}: {note}", task.id);
+        }
+    }
     runner::run(
         &plan,
         sandbox.as_ref(),
@@ -182,12 +233,11 @@ pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
         .clone()
         .or_else(|| options.agent.default_program().map(str::to_owned))
         .unwrap_or_default();
-    // Inside a container the host's files are out of reach: a program given as a host path
-    // (its first word) is uploaded with the cell.
+    // Inside a container, or under the local backend's private `/tmp`, a program given as a
+    // host path (its first word) may be out of reach: it is uploaded with the cell.
     let first = program.split_whitespace().next().unwrap_or_default();
     let host = std::path::Path::new(first);
-    let host_program =
-        (options.backend == Backend::Docker && host.is_file()).then(|| host.to_owned());
+    let host_program = host.is_file().then(|| host.to_owned());
     runner::AgentSetup {
         kind: options.agent,
         program,
@@ -210,12 +260,16 @@ pub struct TaskCheck {
     pub task: String,
     /// Problems found (empty when the task is usable).
     pub problems: Vec<String>,
+    /// Settings of the task that the backend does not enforce.
+    pub notes: Vec<String>,
     /// The discrimination proof, when the task has a solution and the sandbox could run.
     pub discrimination: Option<runner::Discrimination>,
 }
 
 /// Runs `skillgate tasks check`: validates every task and proves the ones with a solution
-/// discriminate (the verifier fails untouched and passes after the oracle).
+/// discriminate (the verifier fails untouched and passes after the oracle). A task that
+/// cannot be loaded, or that the backend cannot run as its settings say, is a problem of
+/// that task; the others are still checked.
 pub fn check_tasks(
     tasks_dir: &std::path::Path,
     skill: Option<&SkillParts>,
@@ -223,11 +277,33 @@ pub fn check_tasks(
     repo_dir: &std::path::Path,
     sandbox: &dyn sandbox::Sandbox,
     logs: &std::path::Path,
+    verifier_offline: bool,
 ) -> Result<Vec<TaskCheck>, EvalError> {
-    let tasks = task::Task::load_all(tasks_dir)?;
+    let set = task::Task::load_all(tasks_dir)?;
+    let mut out: Vec<TaskCheck> = set
+        .refused
+        .iter()
+        .map(|r| TaskCheck {
+            task: r.task.clone(),
+            problems: vec![r.reason.clone()],
+            notes: Vec::new(),
+            discrimination: None,
+        })
+        .collect();
+    let (tasks, refused): (Vec<_>, Vec<_>) = set
+        .tasks
+        .into_iter()
+        .partition(|t| sandbox.refuses(t).is_none());
+    for task in &refused {
+        out.push(TaskCheck {
+            task: task.id.clone(),
+            problems: sandbox.refuses(task).into_iter().collect(),
+            notes: Vec::new(),
+            discrimination: None,
+        });
+    }
     sandbox.prepare(&tasks)?;
     let bases = base::Bases::load(repo_dir, &tasks)?;
-    let mut out = Vec::new();
     for task in &tasks {
         let mut problems = task.problems(skill);
         let discrimination = match runner::prove_discrimination(
@@ -235,6 +311,7 @@ pub fn check_tasks(
             task,
             bases.for_task(task, repo),
             &logs.join(&task.id),
+            verifier_offline,
         ) {
             Ok(d) => d,
             Err(e) => {
@@ -258,8 +335,10 @@ pub fn check_tasks(
         out.push(TaskCheck {
             task: task.id.clone(),
             problems,
+            notes: sandbox.notes(task),
             discrimination,
         });
     }
+    out.sort_by(|a, b| a.task.cmp(&b.task));
     Ok(out)
 }

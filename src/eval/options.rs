@@ -54,6 +54,10 @@ pub struct Overrides {
     pub no_cache: bool,
     /// Plain progress lines instead of a progress bar.
     pub quiet: bool,
+    /// Run every verifier without network, whatever its task allows.
+    pub verifier_offline: bool,
+    /// Build `environment/Dockerfile` even for tasks that name a `docker_image`.
+    pub build: bool,
 }
 
 /// The resolved options of a run, recorded in `run.json` (paths absolute) and read back by
@@ -100,6 +104,12 @@ pub struct EvalOptions {
     pub install: Option<String>,
     /// Plain progress lines.
     pub quiet: bool,
+    /// Every verifier without network, whatever its task allows.
+    #[serde(default)]
+    pub verifier_offline: bool,
+    /// Build task images from their Dockerfile even when they name an image.
+    #[serde(default)]
+    pub build: bool,
 }
 
 impl Overrides {
@@ -187,6 +197,8 @@ impl Overrides {
                 .unwrap_or_else(|| default_pass_env(agent)),
             install,
             quiet: self.quiet,
+            verifier_offline: self.verifier_offline,
+            build: self.build,
         };
         if options.seeds == 0 || options.attempts == 0 || options.jobs == 0 {
             return Err(EvalError::Usage(
@@ -264,6 +276,16 @@ impl Overrides {
                 "--aa",
                 self.aa.then(|| on_off(true)),
                 on_off(recorded.conditions.contains(&Condition::C0b)),
+            ),
+            (
+                "--verifier-offline",
+                self.verifier_offline.then(|| on_off(true)),
+                on_off(recorded.verifier_offline),
+            ),
+            (
+                "--build",
+                self.build.then(|| on_off(true)),
+                on_off(recorded.build),
             ),
         ]);
         let differs: Vec<String> = given

@@ -10,12 +10,13 @@ use std::time::{Duration, Instant, SystemTime};
 use serde::Serialize;
 
 use crate::eval::EvalError;
-use crate::eval::agent::{AgentKind, Invocation, Usage, passed_env, protocol_env};
+use crate::eval::agent::{AgentKind, AgentReport, Invocation, Usage, passed_env, protocol_env};
 use crate::eval::clock::rfc3339;
 use crate::eval::condition::{
     Condition, Placement, PresentedSkill, SkillParts, instruction_at, present,
 };
 use crate::eval::control::{BodyMeasure, ControlBody};
+use crate::eval::journal::PhaseNetwork;
 use crate::eval::journal::{
     AttemptRecord, CellKey, CellRecord, Journal, Outcome, OutcomeCache, Resumption, RunInfo,
     read_run_info, write_run_info,
@@ -25,7 +26,7 @@ use crate::eval::sandbox::{
     Bundle, CONTROL_DIR, CellError, ExecSpec, SOLUTION_DIR, Sandbox, Session, TESTS_DIR,
     VERIFIER_LOGS_DIR, tail,
 };
-use crate::eval::task::Task;
+use crate::eval::task::{Phase, Task};
 
 /// Verifier output kept as feedback for the next attempt.
 const FEEDBACK_BYTES: usize = 16 * 1024;
@@ -81,6 +82,10 @@ pub struct Plan {
     pub cache: Option<OutcomeCache>,
     /// Plain progress lines instead of a bar.
     pub quiet: bool,
+    /// Run every verifier without network, whatever the task allows.
+    pub verifier_offline: bool,
+    /// Task folders that could not be used, each with its reason.
+    pub refused: Vec<crate::eval::task::Refusal>,
 }
 
 /// Counts of a finished run.
@@ -219,6 +224,7 @@ pub fn run(
         resumed,
         finished_at: None,
         cells: BTreeMap::from([("planned".to_owned(), plan.cells().len())]),
+        tasks_refused: plan.refused.clone(),
     };
     write_run_info(run_dir, &info)?;
     let summary = run_cells(plan, sandbox, run_dir, journal)?;
@@ -272,6 +278,7 @@ fn run_cells(
         progress: Progress::new(todo.len() as u64, plan.quiet),
         state: Mutex::new(WorkState {
             journal,
+            noted: std::collections::HashSet::new(),
             summary,
             todo: todo.into_iter(),
             failure: None,
@@ -301,6 +308,8 @@ fn run_cells(
 /// What the workers share, behind one lock: taking a cell and journaling one are short.
 struct WorkState {
     journal: Journal,
+    /// Tasks whose removed environment skills were already reported.
+    noted: std::collections::HashSet<String>,
     summary: RunSummary,
     todo: std::vec::IntoIter<(CellKey, usize)>,
     failure: Option<EvalError>,
@@ -379,6 +388,13 @@ impl Workers<'_> {
             state.failure.get_or_insert(e);
             return false;
         }
+        if !cell.environment_skills_removed.is_empty() && state.noted.insert(cell.task.clone()) {
+            eprintln!(
+                "note: the environment of task {} holds skills where agents look ({}); they are removed in every cell, so only the condition's own skill is there",
+                cell.task,
+                cell.environment_skills_removed.join(", ")
+            );
+        }
         let totals = &mut state.summary;
         if from_cache {
             totals.cached += 1;
@@ -428,14 +444,18 @@ fn run_cell(
             .join("logs")
             .join(&task.id)
             .join(format!("{}-s{}-r{retry}", key.condition, key.seed));
-        let attempts = match std::fs::create_dir_all(&logs) {
+        let (attempts, removed) = match std::fs::create_dir_all(&logs) {
             Ok(()) => run_attempts(plan, sandbox, task, skill, workspace, &logs),
-            Err(e) => vec![error_attempt(
-                0.0,
-                CellError::new("creating the log directory", e),
-            )],
+            Err(e) => (
+                vec![error_attempt(
+                    0.0,
+                    CellError::new("creating the log directory", e),
+                )],
+                Vec::new(),
+            ),
         };
-        let cell = CellRecord::new(key.clone(), attempts);
+        let mut cell = CellRecord::new(key.clone(), attempts);
+        cell.environment_skills_removed = removed;
         let done = cell.outcome != Outcome::Error;
         record = Some(cell);
         if done {
@@ -452,12 +472,18 @@ fn run_attempts(
     skill: Option<&PresentedSkill>,
     workspace: &Bundle,
     logs: &Path,
-) -> Vec<AttemptRecord> {
+) -> (Vec<AttemptRecord>, Vec<String>) {
     let started = Instant::now();
     let mut session = match sandbox.open(task, workspace) {
         Ok(s) => s,
-        Err(e) => return vec![error_attempt(started.elapsed().as_secs_f64(), e)],
+        Err(e) => {
+            return (
+                vec![error_attempt(started.elapsed().as_secs_f64(), e)],
+                Vec::new(),
+            );
+        }
     };
+    let removed = session.removed_skills();
     let cell = CellRun {
         plan,
         task,
@@ -483,7 +509,7 @@ fn run_attempts(
             break;
         }
     }
-    attempts
+    (attempts, removed)
 }
 
 fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {
@@ -494,7 +520,11 @@ fn error_attempt(wall_s: f64, e: CellError) -> AttemptRecord {
         output_tokens: 0,
         cache_read_tokens: 0,
         cache_write_tokens: 0,
+        reasoning_output_tokens: 0,
         cost_usd: None,
+        models: Default::default(),
+        rewards: BTreeMap::new(),
+        network: None,
         wall_s,
         agent_exit: None,
         error: Some(e.0),
@@ -574,7 +604,8 @@ impl CellRun<'_> {
             usage_file: usage_file.clone(),
             model: plan.agent.model.clone(),
         };
-        let mut env = protocol_env(&inv);
+        let mut env = task.env(Phase::Agent);
+        env.extend(protocol_env(&inv));
         env.extend(passed_env(&plan.agent.pass_env, |k| std::env::var(k).ok()));
         let stdout = logs.join(format!("attempt-{n}-agent.stdout"));
         let spec = ExecSpec {
@@ -582,24 +613,32 @@ impl CellRun<'_> {
             env,
             workdir: workdir.clone(),
             timeout: task.agent_timeout(),
-            network: task.config.environment.allow_internet.unwrap_or(true),
+            network: task.network(Phase::Agent),
             stdout: stdout.clone(),
             stderr: logs.join(format!("attempt-{n}-agent.stderr")),
             fresh_dirs: Vec::new(),
+            user: task.user(Phase::Agent).map(str::to_owned),
         };
         let ran = session.exec(&spec)?;
         let out = std::fs::read(&stdout).unwrap_or_default();
         let usage_bytes = session.read(&usage_file)?;
-        let usage = plan
-            .agent
-            .kind
-            .usage(&out, usage_bytes.as_deref())
-            .map_err(|e| CellError::new("reading usage", e))?;
-        let mut record = usage_attempt(usage, ran.exit);
-        record.skill_read = skill.and_then(|s| match plan.placement {
+        let report = plan.agent.kind.report(&out, usage_bytes.as_deref());
+        let report = match report {
+            Ok(report) => report,
+            // A killed agent's output may be cut anywhere: the kill is the reason.
+            Err(_) if ran.timed_out || ran.exit != Some(0) => AgentReport::default(),
+            Err(e) => return Err(CellError::new("reading the agent's usage", e)),
+        };
+        let skill_read = skill.and_then(|s| match plan.placement {
             Placement::Inject => Some(true),
             Placement::InjectOnRetry => (n > 1).then_some(true),
-            Placement::Discover => plan.agent.kind.skill_read(&out, &s.name, &usage),
+            Placement::Discover => plan.agent.kind.skill_read(&out, &s.name, &report.usage),
+        });
+        let mut record = usage_attempt(report.usage, ran.exit);
+        record.skill_read = skill_read;
+        record.network = Some(PhaseNetwork {
+            agent: spec.network,
+            verifier: None,
         });
         if ran.timed_out {
             record.outcome = Outcome::Timeout;
@@ -610,10 +649,12 @@ impl CellRun<'_> {
             let note = "The previous attempt was stopped: it ran out of time.".to_owned();
             return Ok((record, Some(note)));
         }
-        if ran.exit != Some(0) {
+        if ran.exit != Some(0) || report.failure.is_some() {
             record.outcome = Outcome::Error;
             record.error = Some(if ran.oom_killed {
                 out_of_memory("agent", task)
+            } else if let Some(failure) = report.failure {
+                failure
             } else {
                 match ran.exit {
                     Some(code) => format!("agent exited with status {code}"),
@@ -622,8 +663,19 @@ impl CellRun<'_> {
             });
             return Ok((record, None));
         }
-        let verdict = verify(session, task, logs, &format!("attempt-{n}-verifier"))?;
+        let verdict = verify(
+            session,
+            task,
+            logs,
+            &format!("attempt-{n}-verifier"),
+            plan.verifier_offline,
+        )?;
+        record.network = Some(PhaseNetwork {
+            agent: spec.network,
+            verifier: Some(verdict.network),
+        });
         record.reward = verdict.reward;
+        record.rewards = verdict.rewards;
         record.outcome = if verdict.passed {
             Outcome::Pass
         } else {
@@ -644,7 +696,11 @@ fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
         output_tokens: u.output_tokens,
         cache_read_tokens: u.cache_read_tokens,
         cache_write_tokens: u.cache_write_tokens,
+        reasoning_output_tokens: u.reasoning_output_tokens,
         cost_usd: u.cost_usd,
+        models: u.models,
+        rewards: BTreeMap::new(),
+        network: None,
         wall_s: 0.0,
         agent_exit: exit,
         error: None,
@@ -657,22 +713,28 @@ fn usage_attempt(u: Usage, exit: Option<i32>) -> AttemptRecord {
 pub struct Verdict {
     /// Whether it passed: a reward of 1 if one was written, exit 0 otherwise.
     pub passed: bool,
-    /// The reward, if written.
+    /// The reward, if written (`reward` of `reward.json`, else `reward.txt`).
     pub reward: Option<f64>,
+    /// Every numeric field of `reward.json`, when it has more than `reward`.
+    pub rewards: BTreeMap<String, f64>,
     /// Whether the verifier ran out of time (then it did not pass).
     pub timed_out: bool,
+    /// Whether it ran with network.
+    pub network: bool,
     /// The end of its output.
     pub output: String,
 }
 
-/// Copies `tests/` in, runs `tests/test.sh` from the workspace root with networking off
-/// and an empty log folder, and reads the reward. The tests stay until the sandbox is
-/// dropped or the next attempt starts (which removes them before its agent runs).
+/// Copies `tests/` in, runs `tests/test.sh` from the workspace root with the task's network
+/// (none when `offline`), its variables and an empty log folder, and reads the reward. The
+/// tests stay until the sandbox is dropped or the next attempt starts (which removes them
+/// before its agent runs).
 pub fn verify(
     session: &mut dyn Session,
     task: &Task,
     logs: &Path,
     name: &str,
+    offline: bool,
 ) -> Result<Verdict, CellError> {
     let tests = session.path(TESTS_DIR);
     let mut bundle = Bundle::new();
@@ -683,27 +745,24 @@ pub fn verify(
     let verifier_logs = session.path(VERIFIER_LOGS_DIR);
     let stdout = logs.join(format!("{name}.stdout"));
     let stderr = logs.join(format!("{name}.stderr"));
+    let mut env = task.env(Phase::Verifier);
+    env.push(("LOGS_DIR".into(), session.path("/logs")));
     let spec = ExecSpec {
-        // Harbor runs tests with bash; images without it get sh.
-        argv: vec![
-            "sh".into(),
-            "-c".into(),
-            "if command -v bash >/dev/null 2>&1; then exec bash \"$0\"; else exec sh \"$0\"; fi"
-                .into(),
-            format!("{tests}/test.sh"),
-        ],
-        env: vec![("LOGS_DIR".into(), session.path("/logs"))],
+        argv: script_argv(
+            &task.tests_dir().join("test.sh"),
+            &format!("{tests}/test.sh"),
+        ),
+        env,
         workdir: session.workdir(),
         timeout: task.verifier_timeout(),
-        network: false,
+        network: task.network(Phase::Verifier) && !offline,
         stdout: stdout.clone(),
         stderr: stderr.clone(),
         fresh_dirs: vec![verifier_logs.clone()],
+        user: task.user(Phase::Verifier).map(str::to_owned),
     };
     let ran = session.exec(&spec)?;
-    let reward = session
-        .read(&format!("{verifier_logs}/reward.txt"))?
-        .and_then(|b| String::from_utf8_lossy(&b).trim().parse::<f64>().ok());
+    let (reward, rewards) = read_reward(session, &verifier_logs)?;
     let mut output = std::fs::read(&stdout).unwrap_or_default();
     output.extend(std::fs::read(&stderr).unwrap_or_default());
     let passed = !ran.timed_out && reward.map_or(ran.exit == Some(0), |r| r >= 1.0);
@@ -714,14 +773,121 @@ pub fn verify(
     Ok(Verdict {
         passed,
         reward,
+        rewards,
         timed_out: ran.timed_out,
+        network: spec.network,
         output: tail(&output, FEEDBACK_BYTES),
     })
 }
 
+/// How a task script runs, as Harbor runs it: with the interpreter its `#!` line names, and
+/// with bash when it has none (with `sh` in images that have no bash).
+pub fn script_argv(host_script: &Path, sandbox_script: &str) -> Vec<String> {
+    let first = std::fs::read(host_script)
+        .ok()
+        .and_then(|bytes| {
+            let line = bytes.split(|&b| b == b'\n').next()?.to_vec();
+            String::from_utf8(line).ok()
+        })
+        .unwrap_or_default();
+    if let Some(shebang) = first.strip_prefix("#!") {
+        let mut words = shebang.trim().splitn(2, char::is_whitespace);
+        if let Some(interpreter) = words.next().filter(|w| !w.is_empty()) {
+            // The kernel passes everything after the interpreter as one argument.
+            let mut argv = vec![interpreter.to_owned()];
+            argv.extend(
+                words
+                    .next()
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_owned),
+            );
+            argv.push(sandbox_script.to_owned());
+            return argv;
+        }
+    }
+    vec![
+        "sh".into(),
+        "-c".into(),
+        "if command -v bash >/dev/null 2>&1; then exec bash \"$0\"; else exec sh \"$0\"; fi".into(),
+        sandbox_script.to_owned(),
+    ]
+}
+
+/// Reads the reward files the verifier left in `dir` (see [`parse_reward`]).
+fn read_reward(
+    session: &mut dyn Session,
+    dir: &str,
+) -> Result<(Option<f64>, BTreeMap<String, f64>), CellError> {
+    let text = session.read(&format!("{dir}/reward.txt"))?;
+    let json = session.read(&format!("{dir}/reward.json"))?;
+    parse_reward(json.as_deref(), text.as_deref()).map_err(CellError)
+}
+
+/// The reward as Harbor reads it: the numeric fields of `reward.json` (its `reward`, else
+/// `reward.txt` beside it, else its one numeric field), else `reward.txt`. A reward file
+/// that cannot be read is an error (the verifier could not judge); no file is no reward.
+/// The map holds every numeric field of `reward.json` when it has more than one.
+pub fn parse_reward(
+    json: Option<&[u8]>,
+    text: Option<&[u8]>,
+) -> Result<(Option<f64>, BTreeMap<String, f64>), String> {
+    let from_text = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        text.trim().parse::<f64>().map_err(|_| {
+            format!(
+                "reward.txt holds `{}`, not a number",
+                first_chars(text.trim())
+            )
+        })
+    };
+    let Some(json) = json else {
+        return match text {
+            Some(bytes) => Ok((Some(from_text(bytes)?), BTreeMap::new())),
+            None => Ok((None, BTreeMap::new())),
+        };
+    };
+    let value: serde_json::Value =
+        serde_json::from_slice(json).map_err(|e| format!("reward.json is not JSON: {e}"))?;
+    let serde_json::Value::Object(fields) = value else {
+        return Err("reward.json must be a JSON object".into());
+    };
+    let rewards: BTreeMap<String, f64> = fields
+        .iter()
+        .filter(|(_, v)| v.is_number())
+        .filter_map(|(k, v)| v.as_f64().map(|x| (k.clone(), x)))
+        .collect();
+    let reward = match (rewards.get("reward"), text, rewards.len()) {
+        (Some(r), _, _) => *r,
+        (None, Some(bytes), _) => from_text(bytes)?,
+        (None, None, 1) => rewards.values().copied().sum(),
+        (None, None, _) => {
+            let keys: Vec<&str> = rewards.keys().map(String::as_str).collect();
+            return Err(format!(
+                "reward.json has no `reward` field and no reward.txt beside it (numeric fields: {})",
+                if keys.is_empty() {
+                    "none".to_owned()
+                } else {
+                    keys.join(", ")
+                }
+            ));
+        }
+    };
+    let rewards = if rewards.len() > 1 {
+        rewards
+    } else {
+        BTreeMap::new()
+    };
+    Ok((Some(reward), rewards))
+}
+
+fn first_chars(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
 /// The reason recorded when the kernel killed a command for lack of memory.
 fn out_of_memory(what: &str, task: &Task) -> String {
-    match task.config.environment.memory_mb {
+    match task.settings.memory_mb {
         Some(mb) => format!("{what} ran out of memory (the task allows {mb} MB)"),
         None => format!("{what} ran out of memory"),
     }
@@ -744,19 +910,21 @@ impl Discrimination {
 }
 
 /// Runs the verifier on the untouched repository, then the oracle, then the verifier again,
-/// in one fresh sandbox. `None` when the task has no solution.
+/// in one fresh sandbox (the verifier without network when `offline`). `None` when the task
+/// has no solution.
 pub fn prove_discrimination(
     sandbox: &dyn Sandbox,
     task: &Task,
     repo: &Bundle,
     logs: &Path,
+    offline: bool,
 ) -> Result<Option<Discrimination>, CellError> {
     let Some(solution_dir) = task.solution_dir() else {
         return Ok(None);
     };
     std::fs::create_dir_all(logs).map_err(|e| CellError::new("creating the log directory", e))?;
     let mut session = sandbox.open(task, repo)?;
-    let untouched = verify(session.as_mut(), task, logs, "untouched-verifier")?;
+    let untouched = verify(session.as_mut(), task, logs, "untouched-verifier", offline)?;
     // The oracle works like an agent: without the tests in sight.
     let tests = session.path(TESTS_DIR);
     session.remove(&[&tests])?;
@@ -767,14 +935,18 @@ pub fn prove_discrimination(
         .map_err(|e| CellError::new("reading the solution", e))?;
     session.upload(&solution, &bundle)?;
     let spec = ExecSpec {
-        argv: vec!["sh".into(), format!("{solution}/solve.sh")],
-        env: Vec::new(),
+        argv: script_argv(
+            &solution_dir.join("solve.sh"),
+            &format!("{solution}/solve.sh"),
+        ),
+        env: task.env(Phase::Solution),
         workdir: session.workdir(),
         timeout: task.agent_timeout(),
-        network: task.config.environment.allow_internet.unwrap_or(true),
+        network: task.network(Phase::Solution),
         stdout: logs.join("oracle.stdout"),
         stderr: logs.join("oracle.stderr"),
         fresh_dirs: Vec::new(),
+        user: task.user(Phase::Agent).map(str::to_owned),
     };
     let ran = session.exec(&spec)?;
     if ran.timed_out || ran.exit != Some(0) {
@@ -784,7 +956,7 @@ pub fn prove_discrimination(
         )));
     }
     session.remove(&[&solution])?;
-    let solved = verify(session.as_mut(), task, logs, "solved-verifier")?;
+    let solved = verify(session.as_mut(), task, logs, "solved-verifier", offline)?;
     Ok(Some(Discrimination { untouched, solved }))
 }
 
@@ -849,5 +1021,70 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rewards_are_read_as_harbor_reads_them() {
+        let p = |json: Option<&str>, text: Option<&str>| {
+            parse_reward(json.map(str::as_bytes), text.map(str::as_bytes))
+        };
+        assert_eq!(p(None, None), Ok((None, BTreeMap::new())));
+        assert_eq!(p(None, Some("0\n")).unwrap().0, Some(0.0));
+        let (reward, all) = p(
+            Some(r#"{"reward": 0.75, "tests": 8, "note": "x", "ok": true}"#),
+            None,
+        )
+        .unwrap();
+        assert_eq!(reward, Some(0.75));
+        assert_eq!(
+            all,
+            BTreeMap::from([("reward".to_owned(), 0.75), ("tests".to_owned(), 8.0)])
+        );
+        // reward.json wins over reward.txt; without `reward` the text gives it.
+        assert_eq!(p(Some(r#"{"reward": 1}"#), Some("0")).unwrap().0, Some(1.0));
+        assert_eq!(
+            p(Some(r#"{"accuracy": 0.5, "f1": 0.4}"#), Some("1"))
+                .unwrap()
+                .0,
+            Some(1.0)
+        );
+        assert_eq!(p(Some(r#"{"accuracy": 0.5}"#), None).unwrap().0, Some(0.5));
+        assert!(
+            p(Some(r#"{"accuracy": 0.5, "f1": 0.4}"#), None)
+                .unwrap_err()
+                .contains("accuracy, f1")
+        );
+        assert!(p(Some("[1]"), None).is_err());
+        assert!(p(None, Some("passed")).unwrap_err().contains("`passed`"));
+    }
+
+    #[test]
+    fn scripts_run_with_their_interpreter_or_bash() {
+        let tmp = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = tmp.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        assert_eq!(
+            script_argv(
+                &write("a", "#!/usr/bin/env bash\nset -e\n"),
+                "/tests/test.sh"
+            ),
+            ["/usr/bin/env", "bash", "/tests/test.sh"]
+        );
+        assert_eq!(
+            script_argv(&write("b", "#! /bin/bash -eu\n"), "/s.sh"),
+            ["/bin/bash", "-eu", "/s.sh"]
+        );
+        let plain = script_argv(&write("c", "names=(a b)\n"), "/solution/solve.sh");
+        assert_eq!(plain[0], "sh");
+        assert!(plain[2].contains("exec bash"), "{plain:?}");
+        assert_eq!(plain[3], "/solution/solve.sh");
     }
 }

@@ -1,12 +1,16 @@
 //! Tasks in the Harbor/SkillsBench layout, and the checks `skillgate tasks check` runs.
 //!
 //! ```text
-//! <task>/task.toml          [metadata] [agent] [verifier] [environment]
+//! <task>/task.toml          [metadata] [agent] [verifier] [environment] [solution]
 //! <task>/instruction.md     what the agent is asked to do; never names the skill
-//! <task>/tests/test.sh      pass = exit 0, or reward 1 in /logs/verifier/reward.txt
+//! <task>/tests/test.sh      reward in /logs/verifier/reward.json or reward.txt, else exit 0
 //! <task>/solution/solve.sh  optional oracle
-//! <task>/environment/       optional Dockerfile (built when no docker_image is given)
+//! <task>/environment/       optional Dockerfile (the image is built from it when
+//!                           [environment] docker_image is absent, or cannot be had)
 //! ```
+//!
+//! Every field Harbor defines is either honoured or refused with one line naming it, so a
+//! task never runs under settings other than its own; see [`Task::load`].
 
 use std::path::{Path, PathBuf};
 
@@ -17,13 +21,13 @@ use crate::eval::condition::SkillParts;
 
 /// Agent time limit when `task.toml` gives none (Harbor's default).
 pub const DEFAULT_AGENT_TIMEOUT_SEC: f64 = 600.0;
-/// Verifier time limit when `task.toml` gives none.
-pub const DEFAULT_VERIFIER_TIMEOUT_SEC: f64 = 120.0;
+/// Verifier time limit when `task.toml` gives none (Harbor's default).
+pub const DEFAULT_VERIFIER_TIMEOUT_SEC: f64 = 600.0;
 /// Length of the word runs compared when looking for a quoted skill in an instruction.
 const QUOTE_WORDS: usize = 8;
 
 /// `task.toml`. Unknown tables and keys are kept so tasks written for other runners load
-/// unchanged.
+/// unchanged; the ones that would change how the task runs are refused by [`Task::load`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TaskConfig {
     /// Free-form metadata (author, difficulty, tags...).
@@ -35,19 +39,32 @@ pub struct TaskConfig {
     /// The verifier phase.
     #[serde(default)]
     pub verifier: PhaseConfig,
+    /// The oracle (`solution/solve.sh`).
+    #[serde(default)]
+    pub solution: PhaseConfig,
     /// The sandbox the task runs in.
     #[serde(default)]
     pub environment: EnvironmentConfig,
-    /// Anything else (`version`, runner-specific tables).
+    /// Anything else (`version`, `schema_version`, `[task]`, runner-specific tables).
     #[serde(flatten)]
     pub extra: toml::Table,
 }
 
-/// `[agent]` or `[verifier]`.
+/// `[agent]`, `[verifier]` or `[solution]`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PhaseConfig {
     /// Wall-clock limit in seconds.
     pub timeout_sec: Option<f64>,
+    /// Variables set for this phase; `${VAR}` and `${VAR:-default}` are read from the host.
+    #[serde(default)]
+    pub env: std::collections::BTreeMap<String, String>,
+    /// The user the phase runs as (name or uid); the image's user when absent.
+    pub user: Option<toml::Value>,
+    /// `public` or `no-network` (`allowlist` is refused); the environment's when absent.
+    pub network_mode: Option<String>,
+    /// Hosts of an allowlist (refused: skillgate cannot enforce one).
+    #[serde(default)]
+    pub allowed_hosts: Vec<String>,
     /// Unknown keys, kept.
     #[serde(flatten)]
     pub extra: toml::Table,
@@ -56,17 +73,74 @@ pub struct PhaseConfig {
 /// `[environment]`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct EnvironmentConfig {
-    /// A ready image; without it `environment/Dockerfile` is built.
+    /// A ready image; `environment/Dockerfile` may come with it for rebuilding.
     pub docker_image: Option<String>,
     /// CPU limit (cores).
     pub cpus: Option<f64>,
     /// Memory limit in MiB.
     pub memory_mb: Option<u64>,
-    /// Whether the agent phase may reach the network (the verifier never does).
+    /// The older form of the memory limit (`"2G"`, `"512M"`); wins over `memory_mb`, as in
+    /// Harbor.
+    pub memory: Option<String>,
+    /// Disk limit in MiB.
+    pub storage_mb: Option<u64>,
+    /// The older form of the disk limit (`"10G"`).
+    pub storage: Option<String>,
+    /// Whether the task may reach the network (Harbor's default: yes).
     pub allow_internet: Option<bool>,
-    /// Unknown keys (`build_timeout_sec`, `storage_mb`...), kept.
+    /// `public` or `no-network`; wins over `allow_internet`.
+    pub network_mode: Option<String>,
+    /// Hosts of an allowlist (refused: skillgate cannot enforce one).
+    #[serde(default)]
+    pub allowed_hosts: Vec<String>,
+    /// Variables set for every phase; `${VAR}` and `${VAR:-default}` are read from the host.
+    #[serde(default)]
+    pub env: std::collections::BTreeMap<String, String>,
+    /// The workspace root; the image's working directory, else `/app`, when absent.
+    pub workdir: Option<String>,
+    /// Unknown keys (`build_timeout_sec`...), kept.
     #[serde(flatten)]
     pub extra: toml::Table,
+}
+
+/// A phase of a cell, as the task's settings name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The agent.
+    Agent,
+    /// `tests/test.sh`.
+    Verifier,
+    /// `solution/solve.sh`.
+    Solution,
+}
+
+/// What a task's settings resolve to: limits, variables, network and users per phase.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TaskSettings {
+    /// Memory limit in MiB (from `memory_mb` or `memory`).
+    pub memory_mb: Option<u64>,
+    /// Disk limit in MiB (from `storage_mb` or `storage`).
+    pub storage_mb: Option<u64>,
+    /// The workspace root, when the task names one.
+    pub workdir: Option<String>,
+    /// `[environment.env]`, resolved.
+    pub environment_env: Vec<(String, String)>,
+    /// `[agent.env]`, resolved.
+    pub agent_env: Vec<(String, String)>,
+    /// `[verifier.env]`, resolved.
+    pub verifier_env: Vec<(String, String)>,
+    /// `[solution.env]`, resolved.
+    pub solution_env: Vec<(String, String)>,
+    /// Whether the environment (and so every phase without its own mode) has network.
+    pub network: bool,
+    /// `[agent] network_mode`, when given.
+    pub agent_network: Option<bool>,
+    /// `[verifier] network_mode`, when given.
+    pub verifier_network: Option<bool>,
+    /// `[agent] user`.
+    pub agent_user: Option<String>,
+    /// `[verifier] user`.
+    pub verifier_user: Option<String>,
 }
 
 /// One loaded task.
@@ -82,6 +156,26 @@ pub struct Task {
     pub instruction: String,
     /// sha256 over every file of the task (paths and contents).
     pub sha256: String,
+    /// The settings of `config`, resolved.
+    pub settings: TaskSettings,
+}
+
+/// A task folder that could not be used, with the one line saying why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    /// The task id (its directory name).
+    pub task: String,
+    /// Why it was refused.
+    pub reason: String,
+}
+
+/// The tasks of a folder: those that loaded, and one line for each that did not.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TaskSet {
+    /// Loaded tasks, sorted by id.
+    pub tasks: Vec<Task>,
+    /// Tasks that cannot be run, sorted by id.
+    pub refused: Vec<Refusal>,
 }
 
 impl Task {
@@ -99,6 +193,7 @@ impl Task {
         let text = read_text(&toml_path)?;
         let config: TaskConfig =
             toml::from_str(&text).map_err(|e| bad(format!("task.toml: {}", e.message())))?;
+        let settings = resolve(dir, &config, |k| std::env::var(k).ok()).map_err(bad)?;
         let instruction = read_text(&dir.join("instruction.md"))?;
         let sha256 = tree_sha256(dir)?;
         Ok(Task {
@@ -107,13 +202,18 @@ impl Task {
             config,
             instruction,
             sha256,
+            settings,
         })
     }
 
-    /// Loads every task under `dir` (or `dir` itself when it is one task), sorted by id.
-    pub fn load_all(dir: &Path) -> Result<Vec<Task>, EvalError> {
+    /// Loads every task under `dir` (or `dir` itself when it is one task), sorted by id. A
+    /// task that cannot load is refused with its reason, and the others still load.
+    pub fn load_all(dir: &Path) -> Result<TaskSet, EvalError> {
         if dir.join("task.toml").is_file() {
-            return Ok(vec![Task::load(dir)?]);
+            return Ok(TaskSet {
+                tasks: vec![Task::load(dir)?],
+                refused: Vec::new(),
+            });
         }
         let entries = std::fs::read_dir(dir).map_err(|e| EvalError::io("reading", dir, e))?;
         let mut dirs: Vec<PathBuf> = entries
@@ -125,7 +225,53 @@ impl Task {
         if dirs.is_empty() {
             return Err(EvalError::NoTasks(dir.to_owned()));
         }
-        dirs.iter().map(|d| Task::load(d)).collect()
+        let mut set = TaskSet::default();
+        for d in &dirs {
+            match Task::load(d) {
+                Ok(task) => set.tasks.push(task),
+                Err(e) => set.refused.push(Refusal {
+                    task: d
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    reason: match e {
+                        EvalError::Task { message, .. } => message,
+                        other => other.to_string(),
+                    },
+                }),
+            }
+        }
+        Ok(set)
+    }
+
+    /// The variables of a phase: the environment's, then the phase's own.
+    pub fn env(&self, phase: Phase) -> Vec<(String, String)> {
+        let own = match phase {
+            Phase::Agent => &self.settings.agent_env,
+            Phase::Verifier => &self.settings.verifier_env,
+            Phase::Solution => &self.settings.solution_env,
+        };
+        let mut env = self.settings.environment_env.clone();
+        env.extend(own.iter().cloned());
+        env
+    }
+
+    /// Whether a phase has network under the task's own settings (Harbor's defaults: the
+    /// environment's setting, and network when the task says nothing).
+    pub fn network(&self, phase: Phase) -> bool {
+        let own = match phase {
+            Phase::Agent | Phase::Solution => self.settings.agent_network,
+            Phase::Verifier => self.settings.verifier_network,
+        };
+        own.unwrap_or(self.settings.network)
+    }
+
+    /// The user a phase runs as, when the task names one.
+    pub fn user(&self, phase: Phase) -> Option<&str> {
+        match phase {
+            Phase::Agent | Phase::Solution => self.settings.agent_user.as_deref(),
+            Phase::Verifier => self.settings.verifier_user.as_deref(),
+        }
     }
 
     /// The agent's time limit.
@@ -194,11 +340,6 @@ impl Task {
                 problems.push(format!("[{phase}] timeout_sec must be a positive number"));
             }
         }
-        if self.config.environment.docker_image.is_some() && self.dockerfile_dir().is_some() {
-            problems.push(
-                "both [environment] docker_image and environment/Dockerfile are given".to_owned(),
-            );
-        }
         if let Some(skill) = skill {
             problems.extend(self.leaks(skill));
         }
@@ -229,6 +370,191 @@ impl Task {
         }
         found
     }
+}
+
+/// Resolves the settings, or says (in one line naming the field) why the task is refused.
+fn resolve(
+    dir: &Path,
+    config: &TaskConfig,
+    host: impl Fn(&str) -> Option<String>,
+) -> Result<TaskSettings, String> {
+    refuse_unsupported(dir, config)?;
+    let environment = &config.environment;
+    let memory_mb = match &environment.memory {
+        Some(text) => Some(size_mb(text).map_err(|e| format!("[environment] memory: {e}"))?),
+        None => environment.memory_mb,
+    };
+    let storage_mb = match &environment.storage {
+        Some(text) => Some(size_mb(text).map_err(|e| format!("[environment] storage: {e}"))?),
+        None => environment.storage_mb,
+    };
+    if let Some(workdir) = environment
+        .workdir
+        .as_ref()
+        .filter(|w| !w.starts_with('/') || w.split('/').any(|p| p == ".."))
+    {
+        return Err(format!(
+            "[environment] workdir must be an absolute path without `..`, not `{workdir}`"
+        ));
+    }
+    let env = |table: &str, vars: &std::collections::BTreeMap<String, String>| {
+        vars.iter()
+            .map(|(k, v)| {
+                expand(v, &host).map(|v| (k.clone(), v)).map_err(|var| {
+                    format!("[{table}] {k} needs the host variable {var}, which is not set")
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()
+    };
+    let network = match environment.network_mode.as_deref() {
+        Some(mode) => network_mode("environment", mode)?,
+        None => environment.allow_internet.unwrap_or(true),
+    };
+    let phase_network = |table: &str, phase: &PhaseConfig| {
+        phase
+            .network_mode
+            .as_deref()
+            .map(|m| network_mode(table, m))
+            .transpose()
+    };
+    Ok(TaskSettings {
+        memory_mb,
+        storage_mb,
+        workdir: environment.workdir.clone(),
+        environment_env: env("environment.env", &environment.env)?,
+        agent_env: env("agent.env", &config.agent.env)?,
+        verifier_env: env("verifier.env", &config.verifier.env)?,
+        solution_env: env("solution.env", &config.solution.env)?,
+        network,
+        agent_network: phase_network("agent", &config.agent)?,
+        verifier_network: phase_network("verifier", &config.verifier)?,
+        agent_user: user("agent", config.agent.user.as_ref())?,
+        verifier_user: user("verifier", config.verifier.user.as_ref())?,
+    })
+}
+
+/// Fields and files that would change how the task runs, and that skillgate cannot honour.
+fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), String> {
+    if config.extra.contains_key("steps") {
+        return Err("multi-step tasks (`steps`) are not supported".to_owned());
+    }
+    let environment = &config.environment;
+    for (table, hosts) in [
+        ("environment", &environment.allowed_hosts),
+        ("agent", &config.agent.allowed_hosts),
+        ("verifier", &config.verifier.allowed_hosts),
+    ] {
+        if !hosts.is_empty() {
+            return Err(format!(
+                "[{table}] allowed_hosts is not supported: skillgate cannot limit the network to some hosts"
+            ));
+        }
+    }
+    for key in ["healthcheck", "mcp_servers", "skills_dir", "gpu_types"] {
+        if environment.extra.contains_key(key) {
+            return Err(format!("[environment] {key} is not supported"));
+        }
+    }
+    if environment
+        .extra
+        .get("gpus")
+        .and_then(toml::Value::as_integer)
+        .is_some_and(|g| g > 0)
+    {
+        return Err("[environment] gpus is not supported".to_owned());
+    }
+    for key in ["collect", "environment_mode", "artifacts"] {
+        if config.verifier.extra.contains_key(key) {
+            return Err(format!("[verifier] {key} is not supported"));
+        }
+        if config.extra.contains_key(key) {
+            return Err(format!("`{key}` is not supported"));
+        }
+    }
+    for file in [
+        "environment/docker-compose.yaml",
+        "environment/docker-compose.yml",
+        "tests/Dockerfile",
+    ] {
+        if dir.join(file).is_file() {
+            return Err(format!("{file} is not supported"));
+        }
+    }
+    Ok(())
+}
+
+/// `public` → network, `no-network` → none; anything else is refused.
+fn network_mode(table: &str, mode: &str) -> Result<bool, String> {
+    match mode {
+        "public" => Ok(true),
+        "no-network" => Ok(false),
+        "allowlist" => Err(format!(
+            "[{table}] network_mode = \"allowlist\" is not supported: skillgate cannot limit the network to some hosts"
+        )),
+        other => Err(format!(
+            "[{table}] network_mode must be \"public\" or \"no-network\", not \"{other}\""
+        )),
+    }
+}
+
+/// A user as a name or a uid.
+fn user(table: &str, value: Option<&toml::Value>) -> Result<Option<String>, String> {
+    match value {
+        None => Ok(None),
+        Some(toml::Value::String(name)) if !name.trim().is_empty() => Ok(Some(name.clone())),
+        Some(toml::Value::Integer(uid)) if *uid >= 0 => Ok(Some(uid.to_string())),
+        Some(other) => Err(format!(
+            "[{table}] user must be a user name or a uid, not a {}",
+            other.type_str()
+        )),
+    }
+}
+
+/// Harbor's size strings: `2G`, `512M`, `4096K` (case-insensitive), in MiB.
+pub fn size_mb(text: &str) -> Result<u64, String> {
+    let t = text.trim().to_ascii_uppercase();
+    let (number, unit) = t.split_at(t.len().saturating_sub(1));
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size like \"2G\" or \"512M\""))?;
+    let mb = match unit {
+        "G" => value * 1024.0,
+        "M" => value,
+        "K" => value / 1024.0,
+        _ => return Err(format!("`{text}` is not a size like \"2G\" or \"512M\"")),
+    };
+    if !(mb.is_finite() && mb >= 1.0) {
+        return Err(format!("`{text}` is less than 1 MiB"));
+    }
+    Ok(mb as u64)
+}
+
+/// Expands `${VAR}` and `${VAR:-default}` from `host`; the error names the missing variable.
+fn expand(value: &str, host: &impl Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            return Ok(out);
+        };
+        let inner = &after[..end];
+        let (name, default) = match inner.split_once(":-") {
+            Some((name, default)) => (name, Some(default)),
+            None => (inner, None),
+        };
+        match (host(name), default) {
+            (Some(v), _) => out.push_str(&v),
+            (None, Some(d)) => out.push_str(d),
+            (None, None) => return Err(name.to_owned()),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// Lower-cased words (letters and digits), so punctuation and case do not hide a quote.
@@ -296,12 +622,12 @@ fn collect_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), E
 mod tests {
     use super::*;
 
-    fn task_in(dir: &Path, toml: &str, instruction: &str) -> Task {
+    fn task_in(dir: &Path, toml: &str, instruction: &str) -> Option<Task> {
         std::fs::create_dir_all(dir.join("tests")).unwrap();
         std::fs::write(dir.join("task.toml"), toml).unwrap();
         std::fs::write(dir.join("instruction.md"), instruction).unwrap();
         std::fs::write(dir.join("tests/test.sh"), "exit 0\n").unwrap();
-        Task::load(dir).unwrap()
+        Task::load(dir).ok()
     }
 
     #[test]
@@ -309,14 +635,11 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let toml = "version = \"1.0\"\n[metadata]\ndifficulty = \"easy\"\n[agent]\ntimeout_sec = 30.0\n\
                     [verifier]\ntimeout_sec = 5\nretries = 2\n[environment]\ncpus = 1\nmemory_mb = 512\nstorage_mb = 100\n[harbor]\nx = 1\n";
-        let task = task_in(tmp.path(), toml, "Do it.\n");
+        let task = task_in(tmp.path(), toml, "Do it.\n").unwrap();
         assert_eq!(task.config.agent.timeout_sec, Some(30.0));
         assert_eq!(task.config.verifier.timeout_sec, Some(5.0));
         assert_eq!(task.config.verifier.extra["retries"].as_integer(), Some(2));
-        assert_eq!(
-            task.config.environment.extra["storage_mb"].as_integer(),
-            Some(100)
-        );
+        assert_eq!(task.settings.storage_mb, Some(100));
         assert!(task.config.extra.contains_key("harbor"));
         assert!(task.config.extra.contains_key("version"));
         assert_eq!(task.agent_timeout().as_secs(), 30);
@@ -334,22 +657,142 @@ mod tests {
             code_blocks: vec![],
             prohibitions: vec![],
         };
-        let named = task_in(&tmp.path().join("a"), "", "Use the Release Notes skill.\n");
+        let named = task_in(&tmp.path().join("a"), "", "Use the Release Notes skill.\n").unwrap();
         assert!(named.problems(Some(&skill))[0].contains("names the skill"));
         let quoted = task_in(
             &tmp.path().join("b"),
             "",
             "Please: group the changes by component, and list breaking changes first!\n",
-        );
+        )
+        .unwrap();
         assert!(quoted.problems(Some(&skill))[0].contains("quotes the skill"));
-        let clean = task_in(&tmp.path().join("c"), "", "Write notes for version 2.\n");
+        let clean = task_in(&tmp.path().join("c"), "", "Write notes for version 2.\n").unwrap();
         assert!(clean.problems(Some(&skill)).is_empty());
+    }
+
+    fn settings(toml: &str) -> Result<TaskSettings, String> {
+        let config: TaskConfig = toml::from_str(toml).unwrap();
+        let host = |k: &str| (k == "HOST_KEY").then(|| "secret".to_owned());
+        resolve(Path::new("/nonexistent"), &config, host)
+    }
+
+    #[test]
+    fn harbor_settings_resolve() {
+        let s = settings(
+            "[environment]\nmemory = \"2G\"\nmemory_mb = 512\nstorage = \"10G\"\nworkdir = \"/workspace\"\n\
+             allow_internet = false\n[environment.env]\nMODE = \"ci\"\n\
+             [verifier]\nnetwork_mode = \"public\"\nuser = 1000\n[verifier.env]\nKEY = \"${HOST_KEY}\"\n\
+             OTHER = \"x-${MISSING:-fallback}-y\"\n[solution.env]\nS = \"1\"\n[agent]\nuser = \"agent\"\n",
+        )
+        .unwrap();
+        assert_eq!((s.memory_mb, s.storage_mb), (Some(2048), Some(10240)));
+        assert_eq!(s.workdir.as_deref(), Some("/workspace"));
+        assert_eq!(s.environment_env, vec![("MODE".into(), "ci".into())]);
+        assert_eq!(
+            s.verifier_env,
+            vec![
+                ("KEY".into(), "secret".into()),
+                ("OTHER".into(), "x-fallback-y".into())
+            ]
+        );
+        assert_eq!(s.solution_env, vec![("S".into(), "1".into())]);
+        assert!(!s.network);
+        assert_eq!((s.agent_network, s.verifier_network), (None, Some(true)));
+        assert_eq!(s.agent_user.as_deref(), Some("agent"));
+        assert_eq!(s.verifier_user.as_deref(), Some("1000"));
+        let defaults = settings("").unwrap();
+        assert!(defaults.network, "Harbor's default: internet allowed");
+        assert_eq!(defaults.memory_mb, None);
+    }
+
+    #[test]
+    fn unsupported_fields_are_refused_in_one_line_naming_them() {
+        for (toml, expected) in [
+            ("[[steps]]\nname = \"a\"\n", "`steps`"),
+            (
+                "[environment]\nnetwork_mode = \"allowlist\"\nallowed_hosts = [\"pypi.org\"]\n",
+                "allowed_hosts",
+            ),
+            (
+                "[verifier]\nnetwork_mode = \"allowlist\"\n",
+                "[verifier] network_mode",
+            ),
+            ("[environment]\nmemory = \"lots\"\n", "[environment] memory"),
+            (
+                "[environment.healthcheck]\ncommand = \"true\"\n",
+                "[environment] healthcheck",
+            ),
+            ("[environment]\ngpus = 1\n", "[environment] gpus"),
+            (
+                "[[verifier.collect]]\npath = \"/x\"\n",
+                "[verifier] collect",
+            ),
+            (
+                "[verifier]\nenvironment_mode = \"separate\"\n",
+                "[verifier] environment_mode",
+            ),
+            (
+                "[verifier.env]\nK = \"${NOT_SET_ANYWHERE}\"\n",
+                "[verifier.env] K needs the host variable NOT_SET_ANYWHERE",
+            ),
+            (
+                "[environment]\nworkdir = \"app\"\n",
+                "[environment] workdir",
+            ),
+        ] {
+            let reason = settings(toml).unwrap_err();
+            assert!(reason.contains(expected), "{toml}: {reason}");
+            assert!(!reason.contains('\n'), "{reason}");
+        }
+    }
+
+    #[test]
+    fn sizes_read_like_harbor() {
+        assert_eq!(size_mb("2G"), Ok(2048));
+        assert_eq!(size_mb("512m"), Ok(512));
+        assert_eq!(size_mb(" 1.5G "), Ok(1536));
+        assert_eq!(size_mb("4096K"), Ok(4));
+        assert!(size_mb("2GB").is_err());
+        assert!(size_mb("10K").is_err());
+    }
+
+    #[test]
+    fn one_unloadable_task_is_refused_and_the_rest_load() {
+        let tmp = tempfile::tempdir().unwrap();
+        task_in(&tmp.path().join("good"), "", "Do it.\n");
+        task_in(
+            &tmp.path().join("steps"),
+            "[[steps]]\nname = \"one\"\n",
+            "Do it.\n",
+        );
+        let broken = tmp.path().join("broken");
+        std::fs::create_dir_all(&broken).unwrap();
+        std::fs::write(broken.join("task.toml"), "[agent\n").unwrap();
+        let set = Task::load_all(tmp.path()).unwrap();
+        assert_eq!(
+            set.tasks.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
+            ["good"]
+        );
+        let refused: Vec<_> = set
+            .refused
+            .iter()
+            .map(|r| (r.task.as_str(), r.reason.as_str()))
+            .collect();
+        assert_eq!(refused.len(), 2, "{refused:?}");
+        assert!(
+            refused[0].0 == "broken" && refused[0].1.starts_with("task.toml:"),
+            "{refused:?}"
+        );
+        assert_eq!(
+            refused[1],
+            ("steps", "multi-step tasks (`steps`) are not supported")
+        );
     }
 
     #[test]
     fn task_hash_changes_with_any_file() {
         let tmp = tempfile::tempdir().unwrap();
-        let before = task_in(tmp.path(), "", "Do it.\n").sha256;
+        let before = task_in(tmp.path(), "", "Do it.\n").unwrap().sha256;
         std::fs::write(tmp.path().join("tests/test.sh"), "exit 1\n").unwrap();
         assert_ne!(before, Task::load(tmp.path()).unwrap().sha256);
     }

@@ -207,7 +207,7 @@ fn make_task(
     let mut solved = Vec::new();
     for run in 0..PROOF_RUNS {
         let logs = scratch.join(format!("logs-{}-{run}", commit.short()));
-        let proof = runner::prove_discrimination(sandbox, &task, &workspace, &logs);
+        let proof = runner::prove_discrimination(sandbox, &task, &workspace, &logs, false);
         if sandbox.interrupted() {
             sandbox.after_interrupt();
             return Err(EvalError::Interrupted.into());
@@ -308,7 +308,9 @@ mod tests {
         runner::Verdict {
             passed,
             reward: None,
+            rewards: Default::default(),
             timed_out: false,
+            network: false,
             output: if passed {
                 "ok\n"
             } else {

@@ -4,6 +4,7 @@
 
 mod scenarios;
 pub mod support;
+mod transcripts;
 
 mod docker;
 mod local;

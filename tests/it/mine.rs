@@ -205,7 +205,9 @@ fn python_history() -> PythonHistory {
             ),
         ],
     );
-    let marker = tempfile::NamedTempFile::new().unwrap();
+    // The local backend gives each command a private /tmp and a read-only view of the
+    // host's folders; /dev/shm is the kernel's and stays shared, so the count survives runs.
+    let marker = tempfile::NamedTempFile::new_in("/dev/shm").unwrap();
     let flaky_test = format!(
         "import unittest\n\nfrom calc import div\n\nMARK = {:?}\n\n\nclass Test(unittest.TestCase):\n    def test_it(self):\n        runs = len(open(MARK).read())\n        open(MARK, 'a').write('x')\n        self.assertEqual(div(6, 3), 2)\n        self.assertEqual(runs % 2, 0)\n",
         marker.path().display().to_string()

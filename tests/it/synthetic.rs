@@ -20,7 +20,11 @@ pub fn attempt(outcome: Outcome, input_tokens: u64) -> AttemptRecord {
         output_tokens: 0,
         cache_read_tokens: 0,
         cache_write_tokens: 0,
+        reasoning_output_tokens: 0,
         cost_usd: Some(0.01),
+        models: Default::default(),
+        rewards: Default::default(),
+        network: None,
         wall_s: 10.0,
         agent_exit: Some(0),
         error: None,
@@ -54,6 +58,7 @@ pub fn cell_with(
         input_tokens: attempts.iter().map(|a| a.input_tokens).sum(),
         output_tokens: attempts.iter().map(|a| a.output_tokens).sum(),
         wall_s: attempts.iter().map(|a| a.wall_s).sum(),
+        environment_skills_removed: Vec::new(),
         attempts,
     }
 }

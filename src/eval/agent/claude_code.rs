@@ -1,14 +1,17 @@
 //! Claude Code in headless mode (`claude -p … --output-format stream-json --verbose`).
 //!
-//! Streaming repeats an assistant message's usage on every line that carries part of it,
-//! so usage is kept once per message id (the last report wins: it is the most complete).
-//! The cost comes from the final `result` event.
+//! The totals are the CLI's own: the final `result` event's `modelUsage`, summed over the
+//! models (sub-agents and background models appear only there), or its `usage` when it has
+//! no `modelUsage`. The usage on `assistant` lines is a snapshot taken while the message
+//! streams (often a few output tokens), so it is used only when the stream has no `result`,
+//! kept once per message id (the last snapshot wins). A `result` with `is_error: true`
+//! (maximum turns, an unknown model, an execution error) is a failure of the run.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 
-use crate::eval::agent::{Invocation, Usage};
+use crate::eval::agent::{AgentReport, Invocation, ModelUsage, Usage};
 
 /// The headless command line.
 pub fn argv(inv: &Invocation) -> Vec<String> {
@@ -32,7 +35,20 @@ struct Event {
     #[serde(rename = "type")]
     kind: String,
     message: Option<Message>,
+}
+
+/// The fields of a `result` event that skillgate reads.
+#[derive(Deserialize, Default)]
+struct ResultFields {
+    subtype: Option<String>,
+    #[serde(default)]
+    is_error: bool,
     total_cost_usd: Option<f64>,
+    usage: Option<MessageUsage>,
+    #[serde(rename = "modelUsage", default)]
+    model_usage: BTreeMap<String, ResultModelUsage>,
+    result: Option<serde_json::Value>,
+    errors: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -102,15 +118,37 @@ fn strings(value: &serde_json::Value) -> Box<dyn Iterator<Item = &str> + '_> {
     }
 }
 
-/// Sums usage over distinct assistant messages; lines that are not JSON are skipped.
-pub fn usage(stdout: &[u8]) -> Usage {
+/// One entry of `modelUsage` (camelCase, as the CLI writes it).
+#[derive(Deserialize, Clone, Copy, Default)]
+#[serde(rename_all = "camelCase")]
+struct ResultModelUsage {
+    #[serde(default)]
+    input_tokens: u64,
+    #[serde(default)]
+    output_tokens: u64,
+    #[serde(default)]
+    cache_read_input_tokens: u64,
+    #[serde(default)]
+    cache_creation_input_tokens: u64,
+    #[serde(rename = "costUSD")]
+    cost_usd: Option<f64>,
+}
+
+/// Reads the run's totals and failure from its stream; lines that are not JSON are skipped.
+/// A stream with neither a `result` nor an `assistant` event is an error: reporting zero
+/// tokens for it would be a silent lie.
+pub fn report(stdout: &[u8]) -> Result<AgentReport, String> {
     let mut per_message: HashMap<String, MessageUsage> = HashMap::new();
     let mut anonymous = Vec::new();
-    let mut cost = None;
+    let mut result = None;
+    let mut assistant_lines = 0;
     for line in stdout.split(|&b| b == b'\n') {
         let Ok(event) = serde_json::from_slice::<Event>(line) else {
             continue;
         };
+        if event.kind == "assistant" {
+            assistant_lines += 1;
+        }
         match (event.kind.as_str(), event.message) {
             ("assistant", Some(Message { id, usage: Some(u) })) => match id {
                 Some(id) => {
@@ -118,21 +156,102 @@ pub fn usage(stdout: &[u8]) -> Usage {
                 }
                 None => anonymous.push(u),
             },
-            ("result", _) => cost = event.total_cost_usd.or(cost),
+            // The last result wins: a resumed session prints one per run.
+            ("result", _) => {
+                if let Ok(fields) = serde_json::from_slice::<ResultFields>(line) {
+                    result = Some(fields);
+                }
+            }
             _ => {}
         }
     }
-    let mut total = Usage {
-        cost_usd: cost,
-        ..Usage::default()
-    };
-    for u in per_message.values().chain(&anonymous) {
-        total.input_tokens += u.input_tokens;
-        total.output_tokens += u.output_tokens;
-        total.cache_read_tokens += u.cache_read_input_tokens;
-        total.cache_write_tokens += u.cache_creation_input_tokens;
+    match result {
+        Some(result) => Ok(from_result(result)),
+        None if assistant_lines == 0 => Err(
+            "no stream-json event with usage in the output: is this `claude -p --output-format stream-json --verbose`?"
+                .to_owned(),
+        ),
+        None => {
+            let mut total = Usage::default();
+            for u in per_message.values().chain(&anonymous) {
+                add(&mut total, u);
+            }
+            Ok(AgentReport::ok(total))
+        }
     }
-    total
+}
+
+fn from_result(result: ResultFields) -> AgentReport {
+    let mut usage = Usage::default();
+    if result.model_usage.is_empty() {
+        if let Some(u) = &result.usage {
+            add(&mut usage, u);
+        }
+    } else {
+        for (model, u) in &result.model_usage {
+            usage.input_tokens += u.input_tokens;
+            usage.output_tokens += u.output_tokens;
+            usage.cache_read_tokens += u.cache_read_input_tokens;
+            usage.cache_write_tokens += u.cache_creation_input_tokens;
+            usage.models.insert(
+                model.clone(),
+                ModelUsage {
+                    input_tokens: u.input_tokens,
+                    output_tokens: u.output_tokens,
+                    cache_read_tokens: u.cache_read_input_tokens,
+                    cache_write_tokens: u.cache_creation_input_tokens,
+                    cost_usd: u.cost_usd,
+                },
+            );
+        }
+    }
+    let per_model_cost = || {
+        let costs: Vec<f64> = usage.models.values().filter_map(|m| m.cost_usd).collect();
+        (!costs.is_empty()).then(|| costs.iter().sum())
+    };
+    usage.cost_usd = result.total_cost_usd.or_else(per_model_cost);
+    let failure = result.is_error.then(|| failure_reason(&result));
+    AgentReport { usage, failure }
+}
+
+/// `claude-code reported error_max_turns: …`, with the CLI's own message when it gave one.
+fn failure_reason(result: &ResultFields) -> String {
+    let subtype = result.subtype.as_deref().unwrap_or("an error");
+    let errors = match &result.errors {
+        Some(serde_json::Value::Array(items)) => items.clone(),
+        Some(other) => vec![other.clone()],
+        None => Vec::new(),
+    };
+    let detail = errors
+        .iter()
+        .map(|e| e.as_str().map_or_else(|| e.to_string(), str::to_owned))
+        .chain(
+            result
+                .result
+                .as_ref()
+                .and_then(|r| r.as_str().map(str::to_owned)),
+        )
+        .find(|m| !m.trim().is_empty());
+    match detail {
+        Some(detail) => format!("claude-code reported {subtype}: {}", first_line(&detail)),
+        None => format!("claude-code reported {subtype}"),
+    }
+}
+
+fn first_line(text: &str) -> String {
+    let line = text.trim().lines().next().unwrap_or_default();
+    let mut cut: String = line.chars().take(300).collect();
+    if cut.len() < line.len() {
+        cut.push('…');
+    }
+    cut
+}
+
+fn add(total: &mut Usage, u: &MessageUsage) {
+    total.input_tokens += u.input_tokens;
+    total.output_tokens += u.output_tokens;
+    total.cache_read_tokens += u.cache_read_input_tokens;
+    total.cache_write_tokens += u.cache_creation_input_tokens;
 }
 
 #[cfg(test)]
@@ -153,20 +272,61 @@ mod tests {
     }
 
     #[test]
-    fn usage_is_counted_once_per_message() {
+    fn without_a_result_snapshots_are_counted_once_per_message() {
         let stream = br#"{"type":"system","subtype":"init","session_id":"s"}
 {"type":"assistant","message":{"id":"msg_1","usage":{"input_tokens":100,"output_tokens":1,"cache_read_input_tokens":50,"cache_creation_input_tokens":7}}}
 {"type":"assistant","message":{"id":"msg_1","usage":{"input_tokens":100,"output_tokens":20,"cache_read_input_tokens":50,"cache_creation_input_tokens":7}}}
 {"type":"user","message":{"content":[]}}
 {"type":"assistant","message":{"id":"msg_2","usage":{"input_tokens":30,"output_tokens":5}}}
 not json at all
-{"type":"result","subtype":"success","total_cost_usd":0.0123,"usage":{"input_tokens":999}}
 "#;
-        let u = usage(stream);
-        assert_eq!(u.input_tokens, 130);
-        assert_eq!(u.output_tokens, 25);
-        assert_eq!(u.cache_read_tokens, 50);
-        assert_eq!(u.cache_write_tokens, 7);
+        let r = report(stream).unwrap();
+        let u = r.usage;
+        assert_eq!(
+            (
+                u.input_tokens,
+                u.output_tokens,
+                u.cache_read_tokens,
+                u.cache_write_tokens
+            ),
+            (130, 25, 50, 7)
+        );
+        assert_eq!((u.cost_usd, r.failure), (None, None));
+    }
+
+    #[test]
+    fn output_without_events_is_refused() {
+        assert!(
+            report(b"plain text\n{\"type\":\"system\"}\n")
+                .unwrap_err()
+                .contains("stream-json")
+        );
+    }
+
+    #[test]
+    fn the_result_usage_wins_over_snapshots_when_there_is_no_model_split() {
+        let stream = br#"{"type":"assistant","message":{"id":"msg_1","usage":{"input_tokens":100,"output_tokens":1}}}
+{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.0123,"usage":{"input_tokens":999,"output_tokens":77}}
+"#;
+        let u = report(stream).unwrap().usage;
+        assert_eq!((u.input_tokens, u.output_tokens), (999, 77));
         assert_eq!(u.cost_usd, Some(0.0123));
+        assert!(u.models.is_empty());
+    }
+
+    #[test]
+    fn an_error_result_is_a_failure_named_by_its_subtype() {
+        let stream = br#"{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":3,"total_cost_usd":0.5,"usage":{"input_tokens":5,"output_tokens":6}}"#;
+        let r = report(stream).unwrap();
+        assert_eq!(
+            r.failure.as_deref(),
+            Some("claude-code reported error_max_turns")
+        );
+        assert_eq!(r.usage.output_tokens, 6);
+        let stream = br#"{"type":"result","subtype":"success","is_error":true,"result":"API Error: model not found\nmore","usage":{}}"#;
+        assert_eq!(
+            report(stream).unwrap().failure.as_deref(),
+            Some("claude-code reported success: API Error: model not found")
+        );
     }
 }

@@ -5,6 +5,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod command;
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -82,8 +83,38 @@ impl FromStr for AgentKind {
 }
 
 /// Token usage and cost of one agent run.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
+    /// Uncached input tokens.
+    #[serde(default)]
+    pub input_tokens: u64,
+    /// Output tokens (reasoning included).
+    #[serde(default)]
+    pub output_tokens: u64,
+    /// Prompt-cache reads.
+    #[serde(default)]
+    pub cache_read_tokens: u64,
+    /// Prompt-cache writes.
+    #[serde(default)]
+    pub cache_write_tokens: u64,
+    /// The part of `output_tokens` spent on reasoning, when the agent reports it.
+    #[serde(default)]
+    pub reasoning_output_tokens: u64,
+    /// Cost in US dollars, when the agent reports it.
+    #[serde(default)]
+    pub cost_usd: Option<f64>,
+    /// The same usage split by model, when the agent reports the split.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub models: BTreeMap<String, ModelUsage>,
+    /// Whether the agent opened the skill, when it says so (the `command` usage file's
+    /// `"skill_read"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill_read: Option<bool>,
+}
+
+/// One model's share of a run's usage.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelUsage {
     /// Uncached input tokens.
     #[serde(default)]
     pub input_tokens: u64,
@@ -96,13 +127,30 @@ pub struct Usage {
     /// Prompt-cache writes.
     #[serde(default)]
     pub cache_write_tokens: u64,
-    /// Cost in US dollars, when the agent reports it.
+    /// Cost in US dollars, when reported.
     #[serde(default)]
     pub cost_usd: Option<f64>,
-    /// Whether the agent opened the skill, when it says so (the `command` usage file's
-    /// `"skill_read"`).
-    #[serde(default)]
-    pub skill_read: Option<bool>,
+}
+
+/// What an agent's own output says about its run: the usage, and whether the agent itself
+/// reported that the run failed (then the attempt is an error with `failure` as its reason,
+/// whatever the exit code).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AgentReport {
+    /// Tokens and cost.
+    pub usage: Usage,
+    /// The agent's own account of why the run failed.
+    pub failure: Option<String>,
+}
+
+impl AgentReport {
+    /// A report of a run that ended normally.
+    pub fn ok(usage: Usage) -> Self {
+        Self {
+            usage,
+            failure: None,
+        }
+    }
 }
 
 /// Paths and values an agent run receives, as seen inside the sandbox.
@@ -138,12 +186,13 @@ impl AgentKind {
         }
     }
 
-    /// Reads the run's usage from its standard output or its usage file.
-    pub fn usage(self, stdout: &[u8], usage_file: Option<&[u8]>) -> Result<Usage, String> {
+    /// Reads the run's usage, and any failure the agent reported, from its standard output
+    /// or its usage file. An error means the output cannot be read at all.
+    pub fn report(self, stdout: &[u8], usage_file: Option<&[u8]>) -> Result<AgentReport, String> {
         match self {
-            Self::ClaudeCode => Ok(claude_code::usage(stdout)),
-            Self::Codex => Ok(codex::usage(stdout)),
-            Self::Command => command::usage(usage_file),
+            Self::ClaudeCode => claude_code::report(stdout),
+            Self::Codex => codex::report(stdout),
+            Self::Command => command::usage(usage_file).map(AgentReport::ok),
         }
     }
 }

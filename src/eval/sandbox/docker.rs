@@ -26,8 +26,10 @@ use tokio::task::JoinHandle;
 
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::oom_kill_count;
-use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
-use crate::eval::task::Task;
+use crate::eval::sandbox::{
+    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, remove_skills_script,
+};
+use crate::eval::task::{Phase, Task};
 
 /// Label on every container skillgate starts.
 pub const LABEL: &str = "skillgate";
@@ -55,6 +57,7 @@ pub struct DockerSandbox {
     runtime: Runtime,
     install: Option<String>,
     run_id: String,
+    build: bool,
     images: Mutex<HashMap<String, TaskImage>>,
     stopping: Arc<AtomicBool>,
     /// Containers being started ahead of need, by task id (oldest first).
@@ -93,7 +96,7 @@ impl ContainerSpec {
         Self {
             image: image.to_owned(),
             cpus: env.and_then(|e| e.cpus),
-            memory_mb: env.and_then(|e| e.memory_mb),
+            memory_mb: task.and_then(|t| t.settings.memory_mb),
             network,
             run_id: run_id.to_owned(),
         }
@@ -184,12 +187,19 @@ impl DockerSandbox {
             runtime,
             install,
             run_id: run_id.to_owned(),
+            build: false,
             images: Mutex::new(HashMap::new()),
             stopping: Arc::new(AtomicBool::new(false)),
             warm: Mutex::new(Vec::new()),
         };
         sandbox.remove_on_interrupt();
         Ok(sandbox)
+    }
+
+    /// Builds `environment/Dockerfile` even for tasks that name a `docker_image`.
+    pub fn build_images(mut self, build: bool) -> Self {
+        self.build = build;
+        self
     }
 
     /// The client, for callers that manage images themselves (tests, benchmarks).
@@ -264,27 +274,17 @@ impl DockerSandbox {
     }
 
     async fn resolve_image(&self, task: &Task) -> Result<TaskImage, EvalError> {
-        let base = match (&task.config.environment.docker_image, task.dockerfile_dir()) {
-            (Some(image), _) => image.clone(),
-            (None, Some(dir)) => self.build(task, &dir).await?,
-            (None, None) => {
-                return Err(EvalError::Task {
-                    task: task.id.clone(),
-                    message: "needs [environment] docker_image or environment/Dockerfile for the docker backend".into(),
-                });
-            }
-        };
+        let base = self.base_image(task).await?;
         let inspect = self.docker.inspect_image(&base).await.map_err(|e| {
-            EvalError::Sandbox(format!(
-                "task {}: image `{base}` is missing ({e}); pull or build it first",
-                task.id
-            ))
+            EvalError::Sandbox(format!("task {}: image `{base}` is missing ({e})", task.id))
         })?;
-        let workdir = inspect
-            .config
-            .and_then(|c| c.working_dir)
-            .filter(|w| !w.is_empty())
-            .unwrap_or_else(|| DEFAULT_WORKDIR.to_owned());
+        let workdir = task.settings.workdir.clone().unwrap_or_else(|| {
+            inspect
+                .config
+                .and_then(|c| c.working_dir)
+                .filter(|w| !w.is_empty())
+                .unwrap_or_else(|| DEFAULT_WORKDIR.to_owned())
+        });
         let image = match &self.install {
             Some(install) => {
                 self.with_agent(&base, inspect.id.as_deref().unwrap_or(&base), install)
@@ -295,12 +295,85 @@ impl DockerSandbox {
         Ok(TaskImage { image, workdir })
     }
 
-    /// Builds `environment/` once per content hash.
+    /// The task's image, as Harbor chooses it: `docker_image` (pulled when missing), and
+    /// `environment/Dockerfile` built when there is no image, when the image can be had
+    /// neither here nor from its registry, or when building was asked for.
+    async fn base_image(&self, task: &Task) -> Result<String, EvalError> {
+        let dockerfile = task.dockerfile_dir();
+        let image = task.config.environment.docker_image.clone();
+        match (image, dockerfile) {
+            (Some(_), Some(dir)) if self.build => self.build(task, &dir).await,
+            (Some(image), dockerfile) => {
+                if self.docker.inspect_image(&image).await.is_ok() {
+                    return Ok(image);
+                }
+                match (self.pull(&image).await, dockerfile) {
+                    (Ok(()), _) => Ok(image),
+                    (Err(e), Some(dir)) => {
+                        eprintln!(
+                            "task {}: image `{image}` cannot be pulled ({e}); building environment/Dockerfile",
+                            task.id
+                        );
+                        self.build(task, &dir).await
+                    }
+                    (Err(e), None) => Err(EvalError::Sandbox(format!(
+                        "task {}: image `{image}` is missing and cannot be pulled: {e}",
+                        task.id
+                    ))),
+                }
+            }
+            (None, Some(dir)) => self.build(task, &dir).await,
+            (None, None) => Err(EvalError::Task {
+                task: task.id.clone(),
+                message: "needs [environment] docker_image or environment/Dockerfile for the docker backend".into(),
+            }),
+        }
+    }
+
+    /// Pulls an image, printing its progress on standard error (one line per layer event
+    /// that changes its status, so a log stays readable).
+    async fn pull(&self, image: &str) -> Result<(), String> {
+        let (name, tag) = split_reference(image);
+        let options = bollard::query_parameters::CreateImageOptionsBuilder::default()
+            .from_image(name)
+            .tag(tag)
+            .build();
+        let mut stream = self.docker.create_image(Some(options), None, None);
+        let mut last: HashMap<String, String> = HashMap::new();
+        eprintln!("pulling {image}");
+        while let Some(step) = stream.next().await {
+            let info = step.map_err(|e| e.to_string())?;
+            if let Some(error) = info.error_detail.and_then(|d| d.message) {
+                return Err(error);
+            }
+            let (Some(id), Some(status)) = (info.id, info.status) else {
+                continue;
+            };
+            if last.get(&id) != Some(&status) {
+                eprintln!("  {image} {id}: {status}");
+                last.insert(id, status);
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds `environment/` once per content hash: with BuildKit through the `docker` CLI
+    /// when it has BuildKit (real Dockerfiles use heredocs), else with the engine's classic
+    /// builder.
     async fn build(&self, task: &Task, dir: &std::path::Path) -> Result<String, EvalError> {
         let hash = crate::eval::task::tree_sha256(dir)?;
         let tag = format!("skillgate-task-{}:{}", sanitize(&task.id), &hash[..12]);
         if self.docker.inspect_image(&tag).await.is_ok() {
             return Ok(tag);
+        }
+        let failed = |e: String| {
+            EvalError::Sandbox(format!(
+                "task {}: building environment/Dockerfile failed: {e}",
+                task.id
+            ))
+        };
+        if let Some(built) = buildkit_build(dir, &tag) {
+            return built.map(|()| tag).map_err(failed);
         }
         let mut context = Bundle::new();
         context.add_dir("", dir)?;
@@ -315,12 +388,7 @@ impl DockerSandbox {
             self.docker
                 .build_image(options, None, Some(bollard::body_full(tar.into())));
         while let Some(step) = stream.next().await {
-            step.map_err(|e| {
-                EvalError::Sandbox(format!(
-                    "task {}: building environment/Dockerfile failed: {e}",
-                    task.id
-                ))
-            })?;
+            step.map_err(|e| failed(e.to_string()))?;
         }
         Ok(tag)
     }
@@ -403,7 +471,7 @@ impl DockerSandbox {
     /// case a replacement is started in the background for the task's next cell, so that
     /// container start-up overlaps the current cell instead of adding to it.
     fn container_for(&self, task: &Task, image: &TaskImage) -> Result<String, CellError> {
-        let network = task.config.environment.allow_internet.unwrap_or(true);
+        let network = task.network(Phase::Agent);
         let spec = ContainerSpec::new(&image.image, Some(task), network, &self.run_id);
         let ready = self.warm.lock().ok().and_then(|mut warm| {
             let at = warm.iter().position(|(id, _)| *id == task.id)?;
@@ -459,6 +527,16 @@ impl Sandbox for DockerSandbox {
         self.stopping.load(Ordering::SeqCst)
     }
 
+    fn notes(&self, task: &Task) -> Vec<String> {
+        // Docker limits a container's disk only on some storage drivers; like Harbor's own
+        // Docker environment, skillgate does not ask for it.
+        task.settings
+            .storage_mb
+            .map(|mb| format!("storage_mb = {mb} is not enforced on the docker backend"))
+            .into_iter()
+            .collect()
+    }
+
     fn after_interrupt(&self) {
         // The interrupt handler removes this run's containers and ends the process.
         std::thread::sleep(std::time::Duration::from_secs(5));
@@ -488,7 +566,7 @@ impl Sandbox for DockerSandbox {
             .ok()
             .and_then(|m| m.get(&task.id).cloned())
             .ok_or_else(|| CellError(format!("task {} was not prepared", task.id)))?;
-        let network = task.config.environment.allow_internet.unwrap_or(true);
+        let network = task.network(Phase::Agent);
         let id = self.container_for(task, &image)?;
         let mut session = DockerSession {
             sandbox: self,
@@ -496,9 +574,23 @@ impl Sandbox for DockerSandbox {
             workdir: image.workdir,
             connected: network,
             oom_kills: 0,
+            removed_skills: Vec::new(),
         };
         let workdir = session.workdir.clone();
         session.upload(&workdir, workspace)?;
+        let script = remove_skills_script();
+        let (out, code) = self.block_on(
+            session.helper(&["sh", "-c", &script], "removing the environment's skills"),
+        )?;
+        if code != Some(0) {
+            return Err(CellError(format!(
+                "removing the skills the environment holds failed (exit {code:?})"
+            )));
+        }
+        session.removed_skills = String::from_utf8_lossy(&out)
+            .lines()
+            .map(str::to_owned)
+            .collect();
         Ok(Box::new(session))
     }
 }
@@ -511,6 +603,8 @@ struct DockerSession<'a> {
     connected: bool,
     /// OOM kills the container had counted after the last command.
     oom_kills: u64,
+    /// Skills the image held in an agent's skill folder, removed at the start.
+    removed_skills: Vec<String>,
 }
 
 impl Drop for DockerSession<'_> {
@@ -553,10 +647,23 @@ impl DockerSession<'_> {
         self.set_network(spec.network).await?;
         let docker = &self.sandbox.docker;
         let mut env: Vec<String> = spec.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        if !spec.fresh_dirs.is_empty() {
+        let mut argv = with_fresh_dirs(spec);
+        if spec.user.is_some() {
+            // Another user may not empty the folders: they are made, writable, as root.
+            argv = spec.argv.clone();
+            let script = "for d in \"$@\"; do rm -rf \"$d\" && mkdir -p \"$d\" && chmod 777 \"$d\" || exit 97; done";
+            let mut fresh = vec!["sh", "-c", script, "sh"];
+            fresh.extend(spec.fresh_dirs.iter().map(String::as_str));
+            if !spec.fresh_dirs.is_empty()
+                && self.helper(&fresh, "emptying folders").await?.1 != Some(0)
+            {
+                return Err(CellError(format!("emptying {:?} failed", spec.fresh_dirs)));
+            }
+        } else if !spec.fresh_dirs.is_empty() {
             env.push(format!("SKILLGATE_FRESH={}", spec.fresh_dirs.join(" ")));
         }
-        let options = exec_options(with_fresh_dirs(spec), env, Some(spec.workdir.clone()));
+        let mut options = exec_options(argv, env, Some(spec.workdir.clone()));
+        options.user = spec.user.clone();
         let exec = docker
             .create_exec(&self.id, options)
             .await
@@ -730,6 +837,10 @@ impl Session for DockerSession<'_> {
         self.sandbox.block_on(self.download(path))
     }
 
+    fn removed_skills(&self) -> Vec<String> {
+        self.removed_skills.clone()
+    }
+
     fn remove(&mut self, paths: &[&str]) -> Result<(), CellError> {
         let mut argv = vec!["rm", "-rf"];
         argv.extend(paths);
@@ -812,6 +923,56 @@ fn exec_options(
         attach_stderr: Some(true),
         ..CreateExecOptions::default()
     }
+}
+
+/// `name[:tag]` (a digest stays in the name), with `latest` as Docker's default tag.
+fn split_reference(image: &str) -> (&str, &str) {
+    if image.contains('@') {
+        return (image, "");
+    }
+    match image.rsplit_once(':') {
+        Some((name, tag)) if !tag.contains('/') => (name, tag),
+        _ => (image, "latest"),
+    }
+}
+
+/// Whether the `docker` CLI can build with BuildKit (it needs its buildx component).
+fn buildkit_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        std::process::Command::new("docker")
+            .args(["buildx", "version"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+/// Builds with BuildKit through the `docker` CLI; `None` when BuildKit is not available
+/// there (then the engine's classic builder is used).
+fn buildkit_build(dir: &std::path::Path, tag: &str) -> Option<Result<(), String>> {
+    if !buildkit_available() {
+        return None;
+    }
+    let mut command = std::process::Command::new("docker");
+    command
+        .args(["build", "--quiet", "-t", tag, "-f"])
+        .arg(dir.join("Dockerfile"))
+        .arg(dir)
+        .env("DOCKER_BUILDKIT", "1")
+        .stdin(std::process::Stdio::null());
+    let out = match command.output() {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => return Some(Err(format!("starting `docker build`: {e}"))),
+    };
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(crate::eval::sandbox::tail(&out.stderr, 2000))
+    })
 }
 
 /// A task id as a valid image-name component.

@@ -1,16 +1,22 @@
-//! The `local` backend: a temporary directory laid out like the container (workspace,
-//! `tests/`, `logs/`, `skillgate/`), each command in a process group and a control group of
-//! its own. The control group carries the task's CPU and memory limits and the pid limit a
-//! container gets, and reaches every process the command started; commands that may not use
-//! the network (the verifier always, the agent when the task says so) run in a network
-//! namespace of their own holding only a loopback interface, as under Docker's `none`
-//! network. For machines without Docker; the host's programs stay visible.
+//! The `local` backend: a temporary directory holding a cell's folders (workspace, `tests/`,
+//! `logs/`, `solution/`, `skillgate/`, `tmp/`), each command in a process group, a control
+//! group and a mount namespace of its own. The mount namespace shows the cell's folders at
+//! the paths tasks use (`/app` or the task's workdir, `/tests`, `/logs`, `/solution`,
+//! `/skillgate`, `/tmp`) over the host's other top-level folders, read-only (see
+//! [`mounts`]), so nothing a task does touches the host's files while the host's programs
+//! stay visible. The control
+//! group carries the task's CPU and memory limits and the pid limit a container gets, and
+//! reaches every process the command started; commands that may not use the network run in
+//! a network namespace of their own holding only a loopback interface, as under Docker's
+//! `none` network. For machines without Docker.
+//!
+//! [`mounts`]: crate::eval::sandbox::mounts
 
 use std::fs::File;
 use std::io;
 use std::os::fd::RawFd;
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{OnceLock, mpsc};
@@ -23,11 +29,17 @@ use nix::unistd::Pid;
 
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
+use crate::eval::sandbox::mounts::{Layout, View};
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::Task;
 
-/// The workspace directory inside a session's root.
+/// The workspace directory inside a session's root, and its sandbox path unless the task
+/// names another.
 const WORKSPACE: &str = "/app";
+/// The cell's own folders: inside the session's root, and at the same sandbox path.
+const CELL_DIRS: [&str; 5] = ["/tests", "/logs", "/solution", "/skillgate", "/tmp"];
+/// `HOME` of every command (under the cell's control folder).
+const HOME: &str = "/skillgate/home";
 /// Temporary roots are named `skillgate-cell-PID-…`, so a later run can remove those of a
 /// killed one.
 const CELL_PREFIX: &str = "skillgate-cell-";
@@ -88,14 +100,25 @@ impl Sandbox for LocalSandbox {
             .map_err(|e| CellError::new("creating a temporary workspace", e))?;
         let mut session = LocalSession {
             root,
+            workdir: task
+                .settings
+                .workdir
+                .clone()
+                .unwrap_or_else(|| WORKSPACE.to_owned()),
             cgroups,
             limits: Limits {
                 cpus: task.config.environment.cpus,
-                memory_mb: task.config.environment.memory_mb,
+                memory_mb: task.settings.memory_mb,
                 pids: PIDS_LIMIT,
             },
         };
-        for dir in ["home", "tmp", "logs/agent", "logs/verifier"] {
+        for dir in [
+            "skillgate/home",
+            "tmp",
+            "logs/agent",
+            "logs/verifier",
+            "rootfs",
+        ] {
             std::fs::create_dir_all(session.root.path().join(dir))
                 .map_err(|e| CellError::new("creating the layout", e))?;
         }
@@ -105,6 +128,22 @@ impl Sandbox for LocalSandbox {
 
     fn interrupted(&self) -> bool {
         INTERRUPTED.load(Ordering::SeqCst)
+    }
+
+    fn refuses(&self, task: &Task) -> Option<String> {
+        [("agent", task.settings.agent_user.as_ref()), ("verifier", task.settings.verifier_user.as_ref())]
+            .into_iter()
+            .find_map(|(table, user)| {
+                user.map(|u| format!("[{table}] user = \"{u}\" is not supported on the local backend (commands run as the user running skillgate); use --backend docker"))
+            })
+    }
+
+    fn notes(&self, task: &Task) -> Vec<String> {
+        task.settings
+            .storage_mb
+            .map(|mb| format!("storage_mb = {mb} is not enforced on the local backend"))
+            .into_iter()
+            .collect()
     }
 }
 
@@ -145,49 +184,62 @@ fn cannot_limit(e: impl std::fmt::Display) -> EvalError {
     ))
 }
 
-/// Starts `sh -c 'exit 0'` without a network, as the verifier will be.
+/// Starts `sh -c 'exit 0'` in a mount namespace without a network, as commands will be.
 fn probe_network_isolation() -> Result<(), EvalError> {
-    let flags = isolation_flags();
+    let flags = namespace_flags(true);
     let mut command = Command::new("sh");
     command.arg("-c").arg("exit 0");
     // SAFETY: the hook makes only system calls (see `enter`).
-    unsafe { command.pre_exec(move || enter(&[], Some(flags))) };
+    unsafe { command.pre_exec(move || enter(&[], flags, true, None)) };
     match command.status() {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(EvalError::Sandbox(format!(
             "a command without network failed to start: {s}"
         ))),
         Err(e) => Err(EvalError::Sandbox(format!(
-            "the local backend runs the verifier in a network namespace of its own and cannot \
-             make one ({e}): allow user namespaces (sysctl kernel.unprivileged_userns_clone=1), \
-             run skillgate as root, or use --backend docker"
+            "the local backend runs each command in mount and network namespaces of its own \
+             and cannot make them ({e}): allow user namespaces (sysctl \
+             kernel.unprivileged_userns_clone=1), run skillgate as root, or use --backend docker"
         ))),
     }
 }
 
-/// A new network namespace; a new user namespace too when not root, which lets an ordinary
-/// user make the network namespace.
-fn isolation_flags() -> CloneFlags {
-    // SAFETY: `geteuid` cannot fail and touches no memory.
-    if unsafe { libc::geteuid() } == 0 {
-        CloneFlags::CLONE_NEWNET
-    } else {
-        CloneFlags::CLONE_NEWUSER | CloneFlags::CLONE_NEWNET
+/// A new mount namespace, a new network namespace when the command may not use the
+/// network, and a new user namespace too when not root, which lets an ordinary user make
+/// the others.
+fn namespace_flags(no_network: bool) -> CloneFlags {
+    let mut flags = CloneFlags::CLONE_NEWNS;
+    if no_network {
+        flags |= CloneFlags::CLONE_NEWNET;
     }
+    // SAFETY: `geteuid` cannot fail and touches no memory.
+    if unsafe { libc::geteuid() } != 0 {
+        flags |= CloneFlags::CLONE_NEWUSER;
+    }
+    flags
 }
 
 /// Runs in the child between fork and exec, so it makes system calls only: joins the
-/// control group through the parent's open `cgroup.procs` files, then leaves the network.
-fn enter(cgroup_procs: &[RawFd], network: Option<CloneFlags>) -> io::Result<()> {
+/// control group through the parent's open `cgroup.procs` files, leaves the host's mounts
+/// (and network), and enters the cell's view.
+fn enter(
+    cgroup_procs: &[RawFd],
+    flags: CloneFlags,
+    no_network: bool,
+    view: Option<&View>,
+) -> io::Result<()> {
     for &fd in cgroup_procs {
         // SAFETY: `fd` stays open in the parent until the child has exec'd or failed to.
         if unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) } < 0 {
             return Err(io::Error::last_os_error());
         }
     }
-    if let Some(flags) = network {
-        nix::sched::unshare(flags)?;
+    nix::sched::unshare(flags)?;
+    if no_network {
         loopback_up()?;
+    }
+    if let Some(view) = view {
+        view.enter()?;
     }
     Ok(())
 }
@@ -252,13 +304,46 @@ fn catch_interrupts() -> Result<(), EvalError> {
 /// One cell's temporary root; removed when dropped.
 struct LocalSession<'a> {
     root: tempfile::TempDir,
+    /// The workspace's sandbox path.
+    workdir: String,
     cgroups: &'a Hierarchy,
     limits: Limits,
 }
 
 impl LocalSession<'_> {
+    /// The host path of a sandbox path: the workspace, a cell folder, or (for anything else,
+    /// such as an absolute path a task names) the same place under the cell's root.
     fn real(&self, path: &str) -> PathBuf {
-        self.root.path().join(path.trim_start_matches('/'))
+        let within = |base: &str| {
+            Path::new(path)
+                .strip_prefix(base)
+                .ok()
+                .map(Path::to_path_buf)
+        };
+        match within(&self.workdir) {
+            Some(rest) => self
+                .root
+                .path()
+                .join(WORKSPACE.trim_start_matches('/'))
+                .join(rest),
+            None => self.root.path().join(path.trim_start_matches('/')),
+        }
+    }
+
+    /// What each command sees: the workspace and the cell's folders at their paths.
+    fn layout(&self, workdir: &str) -> Layout {
+        let mut binds = vec![(self.workdir.clone(), self.real(&self.workdir))];
+        binds.extend(CELL_DIRS.iter().map(|d| {
+            (
+                (*d).to_owned(),
+                self.root.path().join(d.trim_start_matches('/')),
+            )
+        }));
+        Layout {
+            new_root: self.root.path().join("rootfs"),
+            binds,
+            workdir: workdir.to_owned(),
+        }
     }
 }
 
@@ -281,21 +366,15 @@ fn toolchain_homes() -> Vec<(&'static str, std::ffi::OsString)> {
 
 impl Session for LocalSession<'_> {
     fn workdir(&self) -> String {
-        self.real(WORKSPACE).to_string_lossy().into_owned()
+        self.workdir.clone()
     }
 
     fn path(&self, fixed: &str) -> String {
-        self.real(fixed).to_string_lossy().into_owned()
+        fixed.to_owned()
     }
 
     fn upload(&mut self, dest: &str, bundle: &Bundle) -> Result<(), CellError> {
-        // Session paths handed out by `path()` are already real; fixed ones are mapped.
-        let dest = PathBuf::from(dest);
-        let dest = if dest.starts_with(self.root.path()) {
-            dest
-        } else {
-            self.real(&dest.to_string_lossy())
-        };
+        let dest = self.real(dest);
         std::fs::create_dir_all(&dest).map_err(|e| CellError::new("creating a folder", e))?;
         bundle
             .write_into(&dest)
@@ -308,9 +387,21 @@ impl Session for LocalSession<'_> {
         }
         for dir in &spec.fresh_dirs {
             self.remove(&[dir])?;
-            std::fs::create_dir_all(dir)
+            std::fs::create_dir_all(self.real(dir))
                 .map_err(|e| CellError::new(&format!("creating {dir}"), e))?;
         }
+        if spec.user.is_some() {
+            return Err(CellError(
+                "running as another user is not supported on the local backend".into(),
+            ));
+        }
+        let layout = self.layout(&spec.workdir);
+        for (_, host) in &layout.binds {
+            // A folder removed between commands (the tests, before an agent) is shown empty.
+            std::fs::create_dir_all(host)
+                .map_err(|e| CellError::new(&format!("creating {}", host.display()), e))?;
+        }
+        let view = View::plan(&layout).map_err(|e| CellError::new("planning the mounts", e))?;
         let (program, args) = spec
             .argv
             .split_first()
@@ -322,19 +413,18 @@ impl Session for LocalSession<'_> {
         let group = Group::create(self.cgroups, &self.limits)
             .map_err(|e| CellError::new("creating the command's control group", e))?;
         let join = group.join_fds();
-        let network = (!spec.network).then(isolation_flags);
+        let flags = namespace_flags(!spec.network);
         let mut command = Command::new(program);
         command
             .args(args)
-            .current_dir(&spec.workdir)
             .env_clear()
             .env(
                 "PATH",
                 std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
             )
-            .env("HOME", self.real("/home"))
-            .env("TMPDIR", self.real("/tmp"))
-            .env("LOGS_DIR", self.real("/logs"))
+            .env("HOME", HOME)
+            .env("TMPDIR", "/tmp")
+            .env("LOGS_DIR", "/logs")
             .envs(toolchain_homes())
             .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
@@ -342,8 +432,9 @@ impl Session for LocalSession<'_> {
             .stderr(stderr)
             .process_group(0);
         // SAFETY: the hook makes only system calls (see `enter`), on descriptors `group`
-        // keeps open until after the child has been waited for.
-        unsafe { command.pre_exec(move || enter(&join, network)) };
+        // keeps open until after the child has been waited for, and on the view's strings.
+        let no_network = !spec.network;
+        unsafe { command.pre_exec(move || enter(&join, flags, no_network, Some(&view))) };
         let mut child = command
             .spawn()
             .map_err(|e| CellError::new(&format!("starting {program}"), e))?;
@@ -387,7 +478,7 @@ impl Session for LocalSession<'_> {
     }
 
     fn read(&mut self, path: &str) -> Result<Option<Vec<u8>>, CellError> {
-        match std::fs::read(path) {
+        match std::fs::read(self.real(path)) {
             Ok(bytes) => Ok(Some(bytes)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(CellError::new(&format!("reading {path}"), e)),
@@ -396,7 +487,7 @@ impl Session for LocalSession<'_> {
 
     fn remove(&mut self, paths: &[&str]) -> Result<(), CellError> {
         for path in paths {
-            let p = PathBuf::from(path);
+            let p = self.real(path);
             let result = if p.is_dir() {
                 std::fs::remove_dir_all(&p)
             } else {

@@ -7,6 +7,7 @@
 pub mod cgroup;
 pub mod docker;
 pub mod local;
+pub mod mounts;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -58,6 +59,8 @@ pub struct ExecSpec {
     pub stderr: PathBuf,
     /// Session folders emptied (and created) right before the command starts.
     pub fresh_dirs: Vec<String>,
+    /// The user to run as (name or uid); the sandbox's default user when `None`.
+    pub user: Option<String>,
 }
 
 /// How a command ended.
@@ -83,6 +86,18 @@ pub trait Sandbox: Send + Sync {
     /// A fresh sandbox for one cell of `task`, holding `workspace` at its workspace root.
     /// The sandbox is torn down when the session is dropped, on every path.
     fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError>;
+
+    /// Why this backend cannot run `task` as its settings say, in one line naming the
+    /// field; `None` when it can.
+    fn refuses(&self, _task: &Task) -> Option<String> {
+        None
+    }
+
+    /// What of `task`'s settings this backend does not enforce (one line each), said
+    /// wherever the task is checked or run.
+    fn notes(&self, _task: &Task) -> Vec<String> {
+        Vec::new()
+    }
 
     /// Whether the run was interrupted (Ctrl-C): cells that ended after it are not results.
     fn interrupted(&self) -> bool {
@@ -113,6 +128,39 @@ pub trait Session {
 
     /// Removes files or directory trees (missing ones are fine), in one step.
     fn remove(&mut self, paths: &[&str]) -> Result<(), CellError>;
+
+    /// Skills the environment held in an agent's skill folder ([`AGENT_SKILL_DIRS`]),
+    /// removed when the session opened.
+    fn removed_skills(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Where agents look for skills outside the workspace (their user-level folders). A task's
+/// image may ship skills there (benchmarks copy theirs in); they are removed in every cell,
+/// so that the only skill an agent finds is the one its condition places.
+pub const AGENT_SKILL_DIRS: [&str; 8] = [
+    "$HOME/.claude/skills",
+    "/root/.claude/skills",
+    "$HOME/.agents/skills",
+    "/root/.agents/skills",
+    "$HOME/.codex/skills",
+    "/root/.codex/skills",
+    "/etc/claude-code/skills",
+    "/etc/codex/skills",
+];
+
+/// A shell script printing, then removing, every entry of [`AGENT_SKILL_DIRS`].
+pub fn remove_skills_script() -> String {
+    let dirs: Vec<String> = AGENT_SKILL_DIRS
+        .iter()
+        .map(|d| format!("\"{d}\""))
+        .collect();
+    format!(
+        "for d in {}; do [ -d \"$d\" ] || continue; for s in \"$d\"/* \"$d\"/.[!.]*; do \
+         [ -e \"$s\" ] || continue; echo \"$s\"; rm -rf \"$s\" || exit 97; done; done",
+        dirs.join(" ")
+    )
 }
 
 /// The contents of one bundled file.

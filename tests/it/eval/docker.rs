@@ -32,6 +32,13 @@ fn claude_code_stream() {
 }
 
 #[test]
+fn agent_reported_failure() {
+    with_docker(|dir| {
+        scenarios::agent_reported_failure(Backend::Docker, &dir.join("run"), dir);
+    });
+}
+
+#[test]
 fn inject() {
     with_docker(|dir| scenarios::inject(Backend::Docker, &dir.join("run")));
 }
@@ -81,7 +88,8 @@ fn missing_image_fails_before_any_cell() {
     let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
     std::fs::write(
         task.join("task.toml"),
-        toml.replace(BUSYBOX_IMAGE, "skillgate-no-such-image:0"),
+        // A registry that answers nothing, so the pull fails at once.
+        toml.replace(BUSYBOX_IMAGE, "127.0.0.1:9/skillgate-no-such-image:0"),
     )
     .unwrap();
     let out = tmp.path().join("run");
@@ -89,7 +97,7 @@ fn missing_image_fails_before_any_cell() {
     o.tasks = task;
     let err = evaluate(&o, fixture_skill()).unwrap_err().to_string();
     assert!(
-        err.contains("skillgate-no-such-image:0") && err.contains("missing"),
+        err.contains("skillgate-no-such-image:0") && err.contains("missing and cannot be pulled"),
         "{err}"
     );
     assert!(cells(&out).is_empty());
@@ -139,8 +147,9 @@ fn agent_install_runs_once_per_image_as_a_derived_image() {
     let install = format!(
         "mkdir -p /opt/agent && echo {marker} >/opt/agent/marker && date +%s%N >/opt/agent/when"
     );
-    let tasks =
-        skillgate::eval::task::Task::load_all(&root().join("tasks/remove-command")).unwrap();
+    let tasks = skillgate::eval::task::Task::load_all(&root().join("tasks/remove-command"))
+        .unwrap()
+        .tasks;
     let read_when = |run: &str| {
         let sandbox =
             skillgate::eval::sandbox::docker::DockerSandbox::connect(run, Some(install.clone()))
@@ -293,4 +302,127 @@ fn a_failing_build_is_one_error_before_any_cell() {
         "{err}"
     );
     assert!(cells(&out).is_empty());
+}
+
+#[test]
+fn harbor_tasks_check() {
+    let sandbox = docker_with_bash("image-setup");
+    scenarios::harbor_tasks_check(
+        "docker",
+        "storage_mb = 1024 is not enforced on the docker backend",
+    );
+    // The task whose image cannot be pulled was built from its Dockerfile.
+    let task = root().join("fixtures/harbor-tasks/count-reward-txt/environment");
+    let hash = skillgate::eval::task::tree_sha256(&task).unwrap();
+    remove_image(
+        &sandbox,
+        &format!("skillgate-task-count-reward-txt:{}", &hash[..12]),
+    );
+}
+
+/// Skills an image ships in an agent's skill folder are removed in every condition and the
+/// journal names them; the condition's own skill is still placed.
+#[test]
+fn environment_skills_are_removed_in_every_condition() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let dockerfile = format!(
+        "FROM {BUSYBOX_IMAGE}\nWORKDIR /app\nRUN mkdir -p /root/.claude/skills/bundled /root/.agents/skills/other \\\n && echo {} > /root/.claude/skills/bundled/SKILL.md && echo x > /root/.agents/skills/other/SKILL.md\n",
+        std::process::id()
+    );
+    let task = built_task(tmp.path(), &dockerfile);
+    std::fs::write(task.join("tests/test.sh"), "exit 1\n").unwrap();
+    let agent = script(
+        tmp.path(),
+        "look.sh",
+        "echo \"home: $(ls -A /root/.claude/skills | wc -l) $(ls -A /root/.agents/skills | wc -l)\"\n\
+         echo \"placed: $(ls .claude/skills 2>/dev/null)\"\n",
+    );
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = task.clone();
+    o.agent = skillgate::eval::agent::AgentKind::ClaudeCode;
+    o.agent_cmd = Some(agent);
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(cells.len(), 2);
+    for cell in &cells {
+        // The look-alike agent prints no stream-json: its usage cannot be read.
+        assert_eq!(cell.outcome, skillgate::eval::Outcome::Error, "{cell:?}");
+        assert_eq!(
+            cell.environment_skills_removed,
+            ["/root/.claude/skills/bundled", "/root/.agents/skills/other"],
+            "{cell:?}"
+        );
+    }
+    for (path, log) in agent_logs(&out) {
+        let home = log
+            .lines()
+            .find(|l| l.starts_with("home:"))
+            .unwrap_or_default();
+        assert_eq!(home.trim(), "home: 0 0", "{}", path.display());
+        let placed = log
+            .lines()
+            .find(|l| l.starts_with("placed:"))
+            .unwrap_or_default();
+        let expected = if path.to_string_lossy().contains("/C0-") {
+            "placed:"
+        } else {
+            "placed: inventory-conventions"
+        };
+        assert_eq!(placed.trim(), expected, "{}", path.display());
+    }
+    let hash = skillgate::eval::task::tree_sha256(&task.join("environment")).unwrap();
+    remove_image(
+        &docker("image-setup"),
+        &format!("skillgate-task-remove-command:{}", &hash[..12]),
+    );
+}
+
+#[test]
+fn verifier_network_follows_the_task() {
+    with_docker(|dir| scenarios::verifier_network_follows_the_task(Backend::Docker, dir));
+}
+
+/// `[agent] user` and `[verifier] user` run each phase as that user (a uid here: the
+/// busybox image names only root).
+#[test]
+fn phases_run_as_the_task_users() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    edit(
+        &task.join("task.toml"),
+        "[agent]\n",
+        "[agent]\nuser = 1000\n",
+    );
+    edit(
+        &task.join("task.toml"),
+        "[verifier]\n",
+        "[verifier]\nuser = 65534\n",
+    );
+    std::fs::write(
+        task.join("tests/test.sh"),
+        "[ \"$(id -u)\" = 65534 ] && echo 1 > /logs/verifier/reward.txt\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(script(
+        tmp.path(),
+        "who.sh",
+        "echo \"agent uid: $(id -u)\"\n",
+    ));
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    evaluate(&o, fixture_skill()).unwrap();
+    let cells = cells(&out);
+    assert_eq!(
+        cells[0].outcome,
+        skillgate::eval::Outcome::Pass,
+        "{:?}",
+        cells[0]
+    );
+    let logs = agent_logs(&out);
+    assert!(logs[0].1.contains("agent uid: 1000"), "{}", logs[0].1);
 }

@@ -29,6 +29,12 @@ fn claude_code_stream() {
 }
 
 #[test]
+fn agent_reported_failure() {
+    let tmp = scratch();
+    scenarios::agent_reported_failure(Backend::Local, &tmp.path().join("run"), tmp.path());
+}
+
+#[test]
 fn inject() {
     let tmp = scratch();
     scenarios::inject(Backend::Local, &tmp.path().join("run"));
@@ -127,6 +133,7 @@ fn run(
         stdout: dir.join("stdout"),
         stderr: dir.join("stderr"),
         fresh_dirs: Vec::new(),
+        user: None,
     };
     let ran = session.exec(&spec).unwrap();
     let stdout = std::fs::read_to_string(dir.join("stdout")).unwrap();
@@ -141,7 +148,7 @@ fn a_command_gets_the_task_limits_and_a_network_only_when_allowed() {
     let task = task_copy(tmp.path(), "remove-command", 30.0);
     edit(&task.join("task.toml"), "cpus = 1", "cpus = 0.5");
     edit(&task.join("task.toml"), "memory_mb = 256", "memory_mb = 64");
-    let tasks = Task::load_all(&task).unwrap();
+    let tasks = Task::load_all(&task).unwrap().tasks;
     let sandbox = LocalSandbox::default();
     sandbox.prepare(&tasks).unwrap();
     let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
@@ -252,4 +259,138 @@ fn pid_limit() {
 fn verifier_offline() {
     let tmp = scratch();
     scenarios::verifier_offline(Backend::Local, tmp.path());
+}
+
+/// The host paths Harbor tasks write (`/app`, `/tests`, `/logs`, `/solution`), each as a
+/// sorted listing of what is there (nothing when absent).
+fn host_task_paths() -> Vec<(String, Vec<String>)> {
+    ["/app", "/tests", "/logs", "/solution"]
+        .iter()
+        .map(|dir| {
+            let mut found = Vec::new();
+            let mut stack = vec![std::path::PathBuf::from(dir)];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let meta = e.metadata().unwrap();
+                    found.push(format!(
+                        "{} {} {:?}",
+                        e.path().display(),
+                        meta.len(),
+                        meta.modified().ok()
+                    ));
+                    if meta.is_dir() {
+                        stack.push(e.path());
+                    }
+                }
+            }
+            found.sort();
+            ((*dir).to_owned(), found)
+        })
+        .collect()
+}
+
+#[test]
+fn harbor_tasks_check_touches_no_host_path() {
+    let before = host_task_paths();
+    scenarios::harbor_tasks_check(
+        "local",
+        "storage_mb = 1024 is not enforced on the local backend",
+    );
+    assert_eq!(host_task_paths(), before, "a task wrote on the host");
+}
+
+/// Every command sees the cell's folders at the task's paths; what it writes there, and in
+/// `/tmp`, stays in the cell, and the host's other folders are read-only.
+#[test]
+fn absolute_paths_stay_in_the_cell() {
+    let tmp = scratch();
+    let sandbox = LocalSandbox::default();
+    let tasks = Task::load_all(&root().join("tasks/remove-command"))
+        .unwrap()
+        .tasks;
+    sandbox.prepare(&tasks).unwrap();
+    let before = host_task_paths();
+    let probe = format!("/tmp/skillgate-probe-{}", std::process::id());
+    let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
+    let script = format!(
+        "pwd; mkdir -p /logs/verifier /tests; echo 0.5 > /logs/verifier/reward.txt; \
+         echo made > /app/made.txt; echo t > /tests/t; echo p > {probe}; ls /app; \
+         touch /etc{probe} 2>/dev/null && echo wrote the host; echo x > /dev/null"
+    );
+    let printed = run(session.as_mut(), tmp.path(), &["sh", "-c", &script], false);
+    assert_eq!(
+        printed, "/app\nmade.txt\n",
+        "the host's folders are read-only"
+    );
+    assert!(!std::path::Path::new(&format!("/etc{probe}")).exists());
+    assert_eq!(
+        session
+            .read("/logs/verifier/reward.txt")
+            .unwrap()
+            .as_deref(),
+        Some(&b"0.5\n"[..])
+    );
+    assert_eq!(
+        session.read("/app/made.txt").unwrap().as_deref(),
+        Some(&b"made\n"[..])
+    );
+    assert_eq!(session.read(&probe).unwrap().as_deref(), Some(&b"p\n"[..]));
+    assert!(
+        !std::path::Path::new(&probe).exists(),
+        "{probe} written on the host"
+    );
+    assert_eq!(host_task_paths(), before, "a command wrote on the host");
+}
+
+#[test]
+fn verifier_network_follows_the_task() {
+    let tmp = scratch();
+    scenarios::verifier_network_follows_the_task(Backend::Local, tmp.path());
+}
+
+/// A run over a folder with tasks that cannot be run runs the others and lists the refused
+/// ones, each with its one-line reason, in run.json.
+#[test]
+fn unusable_tasks_are_skipped_and_listed() {
+    let tmp = scratch();
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Local, &out, "");
+    o.tasks = fixture("harbor-tasks");
+    let summary = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!(summary.planned, 4, "2 runnable tasks × C0, C1");
+    let mut tasks: Vec<String> = cells(&out).into_iter().map(|c| c.task).collect();
+    tasks.dedup();
+    assert_eq!(tasks, ["count-reward-txt", "low-stock-json"]);
+    let info = skillgate::eval::journal::read_run_info(&out).unwrap();
+    let refused: Vec<(&str, &str)> = info
+        .tasks_refused
+        .iter()
+        .map(|r| (r.task.as_str(), r.reason.as_str()))
+        .collect();
+    assert_eq!(
+        refused,
+        [
+            ("broken-config", "task.toml: unclosed table, expected `]`"),
+            ("two-steps", "multi-step tasks (`steps`) are not supported"),
+        ]
+    );
+}
+
+/// The local backend runs every command as the user running skillgate: a task naming
+/// another user is refused in one line naming the field, never run as the wrong user.
+#[test]
+fn a_task_user_is_refused_on_the_local_backend() {
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    edit(
+        &task.join("task.toml"),
+        "[verifier]\n",
+        "[verifier]\nuser = \"tester\"\n",
+    );
+    let tasks = Task::load_all(&task).unwrap().tasks;
+    let reason = LocalSandbox::default().refuses(&tasks[0]).unwrap();
+    assert!(
+        reason.starts_with("[verifier] user = \"tester\" is not supported on the local backend"),
+        "{reason}"
+    );
 }

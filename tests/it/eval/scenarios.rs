@@ -93,14 +93,19 @@ fn known_agent(backend: Backend, out: &Path, agent: AgentKind, program: &str) ->
     cells
 }
 
-/// The claude-code fixture speaks stream-json; usage is counted once per message id and the
-/// cost comes from the result event.
+/// The claude-code fixture speaks stream-json; the totals and the cost come from the result
+/// event's `modelUsage` (summed over both models, kept per model), not from the snapshots.
 pub fn claude_code_stream(backend: Backend, out: &Path) {
     for cell in known_agent(backend, out, AgentKind::ClaudeCode, "agents/claude-code.sh") {
         let a = &cell.attempts[0];
-        assert_eq!(a.output_tokens, 15, "msg_1 counted once (12) + msg_2 (3)");
+        assert_eq!(
+            a.output_tokens, 22,
+            "15 (main model) + 7 (background model)"
+        );
         assert_eq!((a.cache_read_tokens, a.cache_write_tokens), (100, 10));
         assert_eq!(a.cost_usd, Some(0.0042));
+        assert_eq!(a.models.len(), 2, "{:?}", a.models);
+        assert_eq!(a.models["claude-haiku-4-5-20251001"].input_tokens, 50);
     }
 }
 
@@ -121,6 +126,46 @@ pub fn codex_json(backend: Backend, out: &Path) {
             "skill: .agents/skills/inventory-conventions/SKILL.md"
         };
         assert!(log.contains(expected), "{}: {log}", path.display());
+    }
+}
+
+/// An agent that exits 0 but says it failed (claude-code's `is_error: true`, codex's
+/// `turn.failed`) ends its attempt in `error`, with the agent's own reason and its tokens.
+pub fn agent_reported_failure(backend: Backend, out: &Path, scratch: &Path) {
+    for (agent, transcript, reason, output_tokens) in [
+        (
+            AgentKind::ClaudeCode,
+            "claude-code/error-max-turns.jsonl",
+            "claude-code reported error_max_turns",
+            311,
+        ),
+        (
+            AgentKind::Codex,
+            "codex/turn-failed.jsonl",
+            "codex reported turn.failed: stream disconnected",
+            0,
+        ),
+    ] {
+        let text = std::fs::read_to_string(fixture(&format!("transcripts/{transcript}"))).unwrap();
+        let program = script(
+            scratch,
+            &format!("{agent}-failing.sh"),
+            &format!("cat <<'EOF'\n{text}EOF\nexit 0\n"),
+        );
+        let run = out.join(agent.as_str());
+        let mut o = options(backend, &run, "");
+        o.agent = agent;
+        o.agent_cmd = Some(program);
+        o.tasks = root().join("tasks/remove-command");
+        o.conditions = vec![Condition::C0];
+        evaluate(&o, fixture_skill()).unwrap();
+        let cells = cells(&run);
+        let a = &cells[0].attempts[0];
+        assert_eq!(cells[0].outcome, Outcome::Error, "{agent}");
+        assert_eq!(a.agent_exit, Some(0), "{agent}");
+        let error = a.error.as_deref().unwrap_or_default();
+        assert!(error.starts_with(reason), "{agent}: {error}");
+        assert_eq!(a.output_tokens, output_tokens, "{agent}");
     }
 }
 
@@ -235,8 +280,19 @@ pub fn cache(backend: Backend, scratch: &Path) {
 /// Runs one C0 cell of `task` with the agent script `body`, without retries; returns the
 /// cell and the run directory.
 fn one_cell(backend: Backend, scratch: &Path, task: PathBuf, body: &str) -> (CellRecord, PathBuf) {
+    one_cell_with(backend, scratch, task, body, false)
+}
+
+fn one_cell_with(
+    backend: Backend,
+    scratch: &Path,
+    task: PathBuf,
+    body: &str,
+    verifier_offline: bool,
+) -> (CellRecord, PathBuf) {
     let out = scratch.join("run");
     let mut o = options(backend, &out, "");
+    o.verifier_offline = verifier_offline;
     o.tasks = task;
     o.agent_cmd = Some(script(scratch, "agent.sh", body));
     o.conditions = vec![Condition::C0];
@@ -276,13 +332,53 @@ pub fn pid_limit(backend: Backend, scratch: &Path) {
     );
 }
 
-/// The verifier has no network but loopback, even when the agent had one.
+/// The verifier follows the task's own network settings (Harbor's default: network), and
+/// `--verifier-offline` cuts it whatever the task says; the journal says which phase had it.
+pub fn verifier_network_follows_the_task(backend: Backend, scratch: &Path) {
+    for (case, forced, verifier_network) in [("default", false, true), ("forced", true, false)] {
+        let dir = scratch.join(case);
+        std::fs::create_dir_all(&dir).unwrap();
+        let task = task_copy(&dir, "remove-command", 30.0);
+        edit(
+            &task.join("task.toml"),
+            "allow_internet = false",
+            "allow_internet = true",
+        );
+        std::fs::write(
+            task.join("tests/test.sh"),
+            "[ \"$(grep -c : /proc/net/dev)\" = 1 ] && grep -q 'lo:' /proc/net/dev\n",
+        )
+        .unwrap();
+        let (cell, _) = one_cell_with(backend, &dir, task, "true\n", forced);
+        let expected = if verifier_network {
+            Outcome::Fail
+        } else {
+            Outcome::Pass
+        };
+        assert_eq!(cell.outcome, expected, "{case}: {cell:?}");
+        let network = cell.attempts[0].network.unwrap();
+        assert_eq!(
+            (network.agent, network.verifier),
+            (true, Some(verifier_network)),
+            "{case}"
+        );
+    }
+}
+
+/// The verifier follows the task's own network settings: under `[verifier] network_mode =
+/// "no-network"` it has no network but loopback, even when the agent had one; the journal
+/// says which phase had network.
 pub fn verifier_offline(backend: Backend, scratch: &Path) {
     let task = task_copy(scratch, "remove-command", 30.0);
     edit(
         &task.join("task.toml"),
         "allow_internet = false",
         "allow_internet = true",
+    );
+    edit(
+        &task.join("task.toml"),
+        "[verifier]\n",
+        "[verifier]\nnetwork_mode = \"no-network\"\n",
     );
     // Passes only when loopback is the one interface.
     std::fs::write(
@@ -293,6 +389,8 @@ pub fn verifier_offline(backend: Backend, scratch: &Path) {
     let count = "echo \"interfaces: $(grep -c : /proc/net/dev)\"\n";
     let (cell, out) = one_cell(backend, scratch, task, count);
     assert_eq!(cell.outcome, Outcome::Pass, "{cell:?}");
+    let network = cell.attempts[0].network.unwrap();
+    assert_eq!((network.agent, network.verifier), (true, Some(false)));
     let logs = agent_logs(&out);
     let seen: u32 = logs[0]
         .1
@@ -399,6 +497,7 @@ pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path)
         &repo_dir,
         sandbox,
         logs,
+        false,
     )
     .unwrap();
     assert_eq!(checks.len(), 3);
@@ -412,4 +511,38 @@ pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path)
         let d = check.discrimination.as_ref().unwrap();
         assert!(d.holds(), "{}: {d:?}", check.task);
     }
+}
+
+/// `skillgate tasks check` of the Harbor look-alikes: the two runnable tasks prove they
+/// discriminate (reward.json and reward.txt read, bash scripts, absolute paths, env tables),
+/// the multi-step and the broken task are each one problem line, and the others still run.
+pub fn harbor_tasks_check(backend: &str, storage_note: &str) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(fixture("harbor-tasks"))
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", backend])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut expected = vec![
+        "problem  broken-config: task.toml: unclosed table, expected `]`".to_owned(),
+        "ok       count-reward-txt".to_owned(),
+    ];
+    if !storage_note.is_empty() {
+        expected.push(format!("note     low-stock-json: {storage_note}"));
+    }
+    expected.extend([
+        "ok       low-stock-json".to_owned(),
+        "problem  two-steps: multi-step tasks (`steps`) are not supported".to_owned(),
+        "4 tasks, 2 with problems".to_owned(),
+    ]);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        expected,
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
 }

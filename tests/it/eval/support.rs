@@ -12,6 +12,9 @@ use skillgate::eval::{Condition, EvalOptions, Placement, SkillParts};
 
 /// The image every docker test uses, built from `busybox-static` on first use.
 pub const BUSYBOX_IMAGE: &str = "skillgate-test-busybox:1";
+/// The image the Harbor look-alike tasks name: busybox plus bash (from `bash-static`) and
+/// `/usr/bin/env`, as the scripts of real Harbor tasks expect.
+pub const HARBOR_IMAGE: &str = "skillgate-test-harbor:1";
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -70,6 +73,8 @@ pub fn options(backend: Backend, out: &Path, agent_args: &str) -> EvalOptions {
         pass_env: Vec::new(),
         install: None,
         quiet: true,
+        verifier_offline: false,
+        build: false,
     }
 }
 
@@ -177,16 +182,27 @@ pub fn copy_dir(src: &Path, dest: &Path) {
 pub fn docker(run_id: &str) -> DockerSandbox {
     let sandbox = DockerSandbox::connect(run_id, None)
         .unwrap_or_else(|e| panic!("Docker is required for these tests and is not usable: {e}"));
+    import_image(&sandbox, BUSYBOX_IMAGE, false);
+    sandbox
+}
+
+/// [`docker`], with [`HARBOR_IMAGE`] too.
+pub fn docker_with_bash(run_id: &str) -> DockerSandbox {
+    let sandbox = docker(run_id);
+    import_image(&sandbox, HARBOR_IMAGE, true);
+    sandbox
+}
+
+fn import_image(sandbox: &DockerSandbox, image: &str, bash: bool) {
     let docker = sandbox.client().clone();
-    let exists = sandbox
-        .block_on(docker.inspect_image(BUSYBOX_IMAGE))
-        .is_ok();
+    let exists = sandbox.block_on(docker.inspect_image(image)).is_ok();
     if !exists {
-        let tar = busybox_rootfs();
+        let tar = busybox_rootfs(bash);
+        let (repo, tag) = image.split_once(':').unwrap();
         let options = bollard::query_parameters::CreateImageOptionsBuilder::default()
             .from_src("-")
-            .repo("skillgate-test-busybox")
-            .tag("1")
+            .repo(repo)
+            .tag(tag)
             .changes(vec![
                 "WORKDIR /app".into(),
                 "CMD [\"sh\"]".into(),
@@ -202,10 +218,9 @@ pub fn docker(run_id: &str) -> DockerSandbox {
             }
         });
     }
-    sandbox
 }
 
-fn busybox_rootfs() -> Vec<u8> {
+fn busybox_rootfs(bash: bool) -> Vec<u8> {
     let busybox = ["/bin/busybox", "/usr/bin/busybox"]
         .into_iter()
         .find(|p| Path::new(p).is_file())
@@ -231,6 +246,30 @@ fn busybox_rootfs() -> Vec<u8> {
     builder
         .append_data(&mut h, "bin/busybox", bytes.as_slice())
         .unwrap();
+    if bash {
+        let bash = std::fs::read("/bin/bash-static")
+            .expect("bash-static is required (apt-get install -y bash-static)");
+        let mut h = tar::Header::new_gnu();
+        h.set_mode(0o755);
+        h.set_size(bash.len() as u64);
+        builder
+            .append_data(&mut h, "bin/bash", bash.as_slice())
+            .unwrap();
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Directory);
+        h.set_mode(0o755);
+        h.set_size(0);
+        builder
+            .append_data(&mut h, "usr/bin/", std::io::empty())
+            .unwrap();
+        let mut h = tar::Header::new_gnu();
+        h.set_entry_type(tar::EntryType::Symlink);
+        h.set_mode(0o777);
+        h.set_size(0);
+        builder
+            .append_link(&mut h, "usr/bin/env", "/bin/busybox")
+            .unwrap();
+    }
     let passwd = b"root:x:0:0:root:/root:/bin/sh\n";
     let mut h = tar::Header::new_gnu();
     h.set_mode(0o644);
