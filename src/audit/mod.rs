@@ -7,6 +7,7 @@
 //! stays flat over tens of thousands of skills.
 
 pub mod fingerprint;
+pub mod format;
 mod html;
 pub mod merge;
 pub mod render;

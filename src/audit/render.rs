@@ -1,49 +1,13 @@
-//! Every audit format, fed by one [`Audit`]: a table for terminals, JSON and JSON lines for
-//! machines (and `skillgate merge`), CSV for spreadsheets, markdown for step summaries, one
-//! HTML page, and SARIF.
+//! The text formats of an audit (a table for terminals, JSON lines for machines and
+//! `skillgate merge`, CSV for spreadsheets, markdown for step summaries) and the columns
+//! and notes every format shares.
 
 use std::fmt::Write as _;
 
 use super::{Audit, Row, Summary};
 
-/// Output formats of `skillgate audit` and `skillgate merge`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AuditFormat {
-    /// One line per skill, then the summary (the default).
-    Table,
-    /// One JSON document: the rows and the summary.
-    Json,
-    /// One JSON object per skill per line, then one line holding the summary.
-    Jsonl,
-    /// One CSV record per skill, with a header.
-    Csv,
-    /// A markdown table and the summary, for step summaries and pull request comments.
-    Markdown,
-    /// One self-contained HTML page: a sortable table and histograms.
-    Html,
-    /// SARIF 2.1.0: every finding of every skill, unreadable skills as notifications.
-    Sarif,
-}
-
-/// Render `audit` in `format`.
-pub fn render(format: AuditFormat, audit: &Audit) -> String {
-    match format {
-        AuditFormat::Table => table(audit),
-        AuditFormat::Json => {
-            let mut out = serde_json::to_string_pretty(audit).unwrap_or_default();
-            out.push('\n');
-            out
-        }
-        AuditFormat::Jsonl => jsonl(audit),
-        AuditFormat::Csv => csv(audit),
-        AuditFormat::Markdown => markdown(audit),
-        AuditFormat::Html => super::html::render(audit),
-        AuditFormat::Sarif => super::sarif::render(audit),
-    }
-}
-
 /// One line per row, then `{"summary": ...}`.
-fn jsonl(audit: &Audit) -> String {
+pub(super) fn jsonl(audit: &Audit) -> String {
     let mut out = String::new();
     for row in &audit.skills {
         out.push_str(&serde_json::to_string(row).unwrap_or_default());
@@ -96,7 +60,7 @@ pub(super) fn decision(row: &Row) -> &'static str {
     }
 }
 
-fn table(audit: &Audit) -> String {
+pub(super) fn table(audit: &Audit) -> String {
     let rows: Vec<[String; 10]> = audit.skills.iter().map(cells).collect();
     let mut widths = HEADER.map(str::len);
     for row in &rows {
@@ -209,7 +173,7 @@ pub(super) fn summary_lines(s: &Summary) -> Vec<String> {
     lines
 }
 
-fn csv(audit: &Audit) -> String {
+pub(super) fn csv(audit: &Audit) -> String {
     let mut out = String::new();
     let record = |out: &mut String, fields: &[&str]| {
         let quoted: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
@@ -245,7 +209,7 @@ fn csv_field(field: &str) -> String {
     }
 }
 
-fn markdown(audit: &Audit) -> String {
+pub(super) fn markdown(audit: &Audit) -> String {
     let mut out = String::from("## skillgate audit\n\n");
     for line in summary_lines(&audit.summary) {
         let _ = writeln!(out, "- {line}");

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{Error, FailOnArg, print};
-use crate::audit::render::{AuditFormat, render};
+use crate::audit::format::{AuditFormat, render};
 use crate::audit::{self, Audit, Checker, Shard, merge};
 use crate::config::{Config, ConfigError, FailOn};
 use crate::project;

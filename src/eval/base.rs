@@ -14,9 +14,6 @@ use crate::eval::EvalError;
 use crate::eval::sandbox::Bundle;
 use crate::eval::task::Task;
 
-/// The `[metadata]` key naming the commit a task starts from.
-pub const BASE_COMMIT_KEY: &str = "base_commit";
-
 /// The repository at every base commit the tasks name.
 #[derive(Debug, Clone, Default)]
 pub struct Bases {

@@ -19,6 +19,9 @@ use serde::{Deserialize, Serialize};
 use crate::eval::EvalError;
 use crate::eval::condition::SkillParts;
 
+/// The `[metadata]` key naming the commit a task starts from.
+pub const BASE_COMMIT_KEY: &str = "base_commit";
+
 /// Agent time limit when `task.toml` gives none (Harbor's default).
 pub const DEFAULT_AGENT_TIMEOUT_SEC: f64 = 600.0;
 /// Verifier time limit when `task.toml` gives none (Harbor's default).
@@ -299,7 +302,7 @@ impl Task {
     pub fn base_commit(&self) -> Option<&str> {
         self.config
             .metadata
-            .get(crate::eval::base::BASE_COMMIT_KEY)
+            .get(BASE_COMMIT_KEY)
             .and_then(toml::Value::as_str)
             .map(str::trim)
             .filter(|c| !c.is_empty())

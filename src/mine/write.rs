@@ -302,7 +302,7 @@ fn task_toml(commit: &Commit, base: &str, image: &str) -> String {
          [verifier]\ntimeout_sec = {verifier:.1}\n\n[environment]\ndocker_image = {image}\n",
         short = commit.short(),
         source = q(&commit.id),
-        key = crate::eval::base::BASE_COMMIT_KEY,
+        key = crate::eval::task::BASE_COMMIT_KEY,
         base = q(base),
         agent = AGENT_TIMEOUT_SEC,
         verifier = VERIFIER_TIMEOUT_SEC,

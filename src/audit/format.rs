@@ -1,0 +1,41 @@
+//! Every audit format, fed by one [`Audit`]: a table for terminals, JSON and JSON lines for
+//! machines (and `skillgate merge`), CSV for spreadsheets, markdown for step summaries, one
+//! HTML page, and SARIF.
+
+use super::{Audit, html, render, sarif};
+
+/// Output formats of `skillgate audit` and `skillgate merge`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AuditFormat {
+    /// One line per skill, then the summary (the default).
+    Table,
+    /// One JSON document: the rows and the summary.
+    Json,
+    /// One JSON object per skill per line, then one line holding the summary.
+    Jsonl,
+    /// One CSV record per skill, with a header.
+    Csv,
+    /// A markdown table and the summary, for step summaries and pull request comments.
+    Markdown,
+    /// One self-contained HTML page: a sortable table and histograms.
+    Html,
+    /// SARIF 2.1.0: every finding of every skill, unreadable skills as notifications.
+    Sarif,
+}
+
+/// Render `audit` in `format`.
+pub fn render(format: AuditFormat, audit: &Audit) -> String {
+    match format {
+        AuditFormat::Table => render::table(audit),
+        AuditFormat::Json => {
+            let mut out = serde_json::to_string_pretty(audit).unwrap_or_default();
+            out.push('\n');
+            out
+        }
+        AuditFormat::Jsonl => render::jsonl(audit),
+        AuditFormat::Csv => render::csv(audit),
+        AuditFormat::Markdown => render::markdown(audit),
+        AuditFormat::Html => html::render(audit),
+        AuditFormat::Sarif => sarif::render(audit),
+    }
+}
