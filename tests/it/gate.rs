@@ -733,10 +733,17 @@ async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
     check_run_api(&server, 21).await;
     let runs = tempfile::tempdir().unwrap();
     // The agent prints its whole environment first, so the run's logs show what it was given.
-    let agent = format!(
-        "env; exec {}",
-        root().join("fixtures/agents/command-agent.sh").display()
-    );
+    // It is one file (the command's first word is what is uploaded into the sandbox).
+    let fixture = std::fs::read_to_string(root().join("fixtures/agents/command-agent.sh")).unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    let wrapper = bin.path().join("env-agent.sh");
+    std::fs::write(&wrapper, fixture.replacen("\n", "\nenv\n", 1)).unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let agent = wrapper.display().to_string();
     let run = gate(
         &root(),
         Some(&server.uri()),
