@@ -11,6 +11,7 @@ mod secrets;
 mod shell;
 mod tools;
 mod unicode;
+mod words;
 
 use std::ops::Range;
 use std::sync::LazyLock;

