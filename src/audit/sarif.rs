@@ -6,31 +6,8 @@ use serde_json::{Value, json};
 use super::Audit;
 use super::row::FindingRecord;
 use super::set::SET_RULES;
-use crate::finding::Severity;
 use crate::lint::RULES;
-
-fn level(severity: Severity) -> &'static str {
-    match severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "note",
-    }
-}
-
-/// A relative URI reference: forward slashes, characters outside the URI grammar
-/// percent-encoded.
-fn uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                out.push(char::from(b))
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
+use crate::render::sarif::{level, uri};
 
 fn location(path: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> Value {
     json!({

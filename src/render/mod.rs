@@ -7,7 +7,7 @@ pub mod html;
 mod human;
 pub mod json;
 mod markdown;
-mod sarif;
+pub(crate) mod sarif;
 pub mod verdict_text;
 
 use std::path::Path;

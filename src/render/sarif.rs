@@ -12,7 +12,8 @@ use super::{Report, display};
 use crate::finding::{Finding, Fix, Location, Severity};
 use crate::lint::RULES;
 
-fn level(severity: Severity) -> &'static str {
+/// A severity as a SARIF result level.
+pub(crate) fn level(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -65,7 +66,7 @@ fn physical(l: &Location) -> Value {
 
 /// A relative URI reference: forward slashes, with characters outside the URI grammar
 /// percent-encoded.
-fn uri(path: &str) -> String {
+pub(crate) fn uri(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
         match b {
