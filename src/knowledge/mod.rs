@@ -133,8 +133,10 @@ pub enum ChangeKind {
     Removed,
     /// Still there but scheduled for removal or discouraged.
     Deprecated,
-    /// Moved to another name; the old one is gone or aliased.
+    /// Moved to another name; whether the old one still works is `old_works`.
     Renamed,
+    /// First available in `since`: code using it fails on older versions.
+    Added,
 }
 
 impl fmt::Display for ChangeKind {
@@ -143,6 +145,7 @@ impl fmt::Display for ChangeKind {
             Self::Removed => "removed",
             Self::Deprecated => "deprecated",
             Self::Renamed => "renamed",
+            Self::Added => "added",
         })
     }
 }
@@ -334,6 +337,13 @@ pub struct ApiChange {
     pub checked: String,
     /// A snippet in `lang[0]` that the pattern must fire on.
     pub example: String,
+    /// A snippet in `lang[0]` that must not fire: the replacement, or the old form where it
+    /// is still valid.
+    pub passes: Option<String>,
+    /// The changelog or release-note sentence that states the change, quoted (one sentence).
+    pub evidence: Option<String>,
+    /// For `renamed`: whether the old name still works in `since` (an alias) or fails.
+    pub old_works: Option<bool>,
     /// Optional context in the entry author's words.
     pub note: Option<String>,
 }

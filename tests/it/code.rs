@@ -82,6 +82,9 @@ fn change(id: &str, since: Option<&str>, pattern: Pattern, lang: &[&str]) -> Api
         checked: String::new(),
         example: String::new(),
         note: None,
+        passes: None,
+        evidence: None,
+        old_works: None,
     }
 }
 

@@ -319,6 +319,7 @@ pub fn keep_strongest(hits: Vec<ApiHit>) -> Vec<ApiHit> {
         ChangeKind::Removed => 0,
         ChangeKind::Renamed => 1,
         ChangeKind::Deprecated => 2,
+        ChangeKind::Added => 3,
     };
     let mut kept: Vec<ApiHit> = Vec::with_capacity(hits.len());
     for hit in hits {
@@ -566,6 +567,9 @@ mod tests {
             checked: String::new(),
             example: String::new(),
             note: None,
+            passes: None,
+            evidence: None,
+            old_works: None,
         }
     }
 

@@ -53,8 +53,13 @@ createRoot(document.getElementById('root')).render(<App />);
 
 /// Every known API change, prepared once per process. `None` only if a pattern did not
 /// compile, which the knowledge tests rule out; the rule is then silent.
-static API_MATCHER: LazyLock<Option<ApiMatcher<'static>>> =
-    LazyLock::new(|| ApiMatcher::new(knowledge().changes()).ok());
+static API_MATCHER: LazyLock<Option<ApiMatcher<'static>>> = LazyLock::new(|| {
+    // `added` entries say when an API appeared, not that it went away.
+    let gone = knowledge()
+        .changes()
+        .filter(|(_, change)| change.kind != ChangeKind::Added);
+    ApiMatcher::new(gone).ok()
+});
 
 /// The lowest version a constraint admits, when it is a plain lower bound (`^19.0.0`,
 /// `>=2.0,<3`, `~=1.4`, `v1.9.1`); a change since `X` applies to every admitted version
@@ -115,7 +120,7 @@ fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
         };
         let severity = match hit.kind {
             ChangeKind::Removed => Severity::Error,
-            ChangeKind::Deprecated | ChangeKind::Renamed => Severity::Warning,
+            ChangeKind::Deprecated | ChangeKind::Renamed | ChangeKind::Added => Severity::Warning,
         };
         let since = change
             .since
