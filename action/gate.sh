@@ -46,6 +46,17 @@ if [ -n "${INPUT_SKILLS:-}" ]; then
   done
 fi
 
+# SARIF links each rule to its section of docs/rules.md at the action's own ref; an action
+# used from the checked-out repository itself (`uses: ./`) documents its rules at this commit.
+if [ -z "${SKILLGATE_RULES_DOC:-}" ]; then
+  server="${GITHUB_SERVER_URL:-https://github.com}"
+  if [ -n "${ACTION_REPOSITORY:-}" ] && [ -n "${ACTION_REF:-}" ]; then
+    export SKILLGATE_RULES_DOC="$server/$ACTION_REPOSITORY/blob/$ACTION_REF/docs/rules.md"
+  elif [ -n "${GITHUB_REPOSITORY:-}" ] && [ -n "${GITHUB_SHA:-}" ]; then
+    export SKILLGATE_RULES_DOC="$server/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/docs/rules.md"
+  fi
+fi
+
 status=0
 skillgate "${args[@]}" || status=$?
 if [ -n "${GITHUB_OUTPUT:-}" ]; then

@@ -23,8 +23,9 @@ pub enum AuditFormat {
     Sarif,
 }
 
-/// Render `audit` in `format`.
-pub fn render(format: AuditFormat, audit: &Audit) -> String {
+/// Render `audit` in `format`; `rules_doc` is the URL of the rules' documentation, which
+/// SARIF links each rule to (none when it is not known).
+pub fn render(format: AuditFormat, audit: &Audit, rules_doc: Option<&str>) -> String {
     match format {
         AuditFormat::Table => render::table(audit),
         AuditFormat::Json => {
@@ -36,6 +37,6 @@ pub fn render(format: AuditFormat, audit: &Audit) -> String {
         AuditFormat::Csv => render::csv(audit),
         AuditFormat::Markdown => render::markdown(audit),
         AuditFormat::Html => html::render(audit),
-        AuditFormat::Sarif => sarif::render(audit),
+        AuditFormat::Sarif => sarif::render(audit, rules_doc),
     }
 }

@@ -7,7 +7,7 @@ use super::Audit;
 use super::row::FindingRecord;
 use super::set::SET_RULES;
 use crate::lint::RULES;
-use crate::render::sarif::{level, uri};
+use crate::render::sarif::{help_uri, level, uri};
 
 fn location(path: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> Value {
     json!({
@@ -24,9 +24,15 @@ fn location(path: &str, line: u32, column: u32, end_line: u32, end_column: u32) 
 }
 
 /// Every rule a result may name: the per-skill rules, then the set-level ones.
-fn rules() -> Vec<Value> {
+fn rules(rules_doc: Option<&str>) -> Vec<Value> {
+    let with_help = |mut rule: Value, code: &str| {
+        if let Some(uri) = help_uri(rules_doc, code) {
+            rule["helpUri"] = json!(uri);
+        }
+        rule
+    };
     let per_skill = RULES.iter().map(|r| {
-        json!({
+        let rule = json!({
             "id": r.code,
             "name": r.name,
             "shortDescription": { "text": r.summary },
@@ -34,17 +40,19 @@ fn rules() -> Vec<Value> {
             "help": { "text": format!("{}\n\nWhy: {}", r.what, r.why) },
             "defaultConfiguration": { "level": level(r.severity) },
             "properties": { "tags": [r.family().as_str()] },
-        })
+        });
+        with_help(rule, r.code)
     });
     let set = SET_RULES.iter().map(|r| {
-        json!({
+        let rule = json!({
             "id": r.code,
             "name": r.name,
             "shortDescription": { "text": r.summary },
             "help": { "text": r.why },
             "defaultConfiguration": { "level": level(r.severity) },
             "properties": { "tags": ["set"] },
-        })
+        });
+        with_help(rule, r.code)
     });
     per_skill.chain(set).collect()
 }
@@ -89,7 +97,7 @@ fn result(f: &FindingRecord) -> Value {
     result
 }
 
-pub(super) fn render(audit: &Audit) -> String {
+pub(super) fn render(audit: &Audit, rules_doc: Option<&str>) -> String {
     let results: Vec<Value> = audit
         .skills
         .iter()
@@ -118,7 +126,7 @@ pub(super) fn render(audit: &Audit) -> String {
                 "driver": {
                     "name": "skillgate",
                     "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules(),
+                    "rules": rules(rules_doc),
                 }
             },
             "invocations": [{

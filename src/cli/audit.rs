@@ -150,7 +150,7 @@ pub(super) fn merge(args: &MergeArgs) -> Result<ExitCode, Error> {
 
 /// Print the audit and choose the exit status.
 fn finish(audit: &Audit, format: AuditFormat, fail_on: Option<FailOn>) -> Result<ExitCode, Error> {
-    print(&render(format, audit))?;
+    print(&render(format, audit, super::rules_doc().as_deref()))?;
     let fail_on = fail_on.unwrap_or(FailOn::Error);
     Ok(if audit.fails(|s| fail_on.fails(s)) {
         ExitCode::from(1)

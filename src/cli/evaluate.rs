@@ -204,6 +204,7 @@ fn save_check(
         Style {
             color: false,
             width: 100,
+            rules_doc: None,
         },
     );
     let path = run_dir.join(CHECK_FILE);

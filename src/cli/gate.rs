@@ -7,7 +7,7 @@ use clap::Args;
 
 use super::error::{self, EXIT_INPUT};
 use super::eval_args::BackendArg;
-use super::{ColorChoice, Error, FailOnArg, print, terminal_width, use_color};
+use super::{ColorChoice, Error, FailOnArg, print, rules_doc, terminal_width, use_color};
 use crate::assess::{self, Policy, Rounds};
 use crate::config::{Config, ConfigError, FailOn};
 use crate::eval::{self, Overrides, SkillParts};
@@ -196,9 +196,11 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
         });
     }
 
+    let rules_doc = rules_doc();
     let style = Style {
         color: use_color(args.color),
         width: terminal_width(),
+        rules_doc: rules_doc.as_deref(),
     };
     print(&render_all(Format::Human, &gated, style))?;
     for (path, format) in [(&args.sarif, Format::Sarif), (&args.json, Format::Json)] {
@@ -367,7 +369,7 @@ fn skill_name(skill: &Skill) -> String {
     )
 }
 
-fn render_all(format: Format, gated: &[Gated<'_>], style: Style) -> String {
+fn render_all(format: Format, gated: &[Gated<'_>], style: Style<'_>) -> String {
     let reports: Vec<Report<'_>> = gated
         .iter()
         .map(|g| Report {

@@ -428,9 +428,11 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         return Ok(ExitCode::from(if input_error { EXIT_INPUT } else { 0 }));
     }
 
+    let rules_doc = rules_doc();
     let style = Style {
         color: use_color(args.color),
         width: terminal_width(),
+        rules_doc: rules_doc.as_deref(),
     };
     print(&render::render(args.format.into(), &reports, style))?;
     let fail_on = args
@@ -467,6 +469,25 @@ fn use_color(choice: ColorChoice) -> bool {
             std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal()
         }
     }
+}
+
+/// Where the rules' documentation of this version lives, for SARIF's `helpUri`: the URL in
+/// `SKILLGATE_RULES_DOC` (the GitHub Action sets it to docs/rules.md at the action's own
+/// ref), else docs/rules.md at this version's tag when the package names its repository.
+fn rules_doc() -> Option<String> {
+    if let Some(url) = std::env::var("SKILLGATE_RULES_DOC")
+        .ok()
+        .filter(|url| !url.trim().is_empty())
+    {
+        return Some(url.trim().to_owned());
+    }
+    let repository = env!("CARGO_PKG_REPOSITORY").trim_end_matches('/');
+    (!repository.is_empty()).then(|| {
+        format!(
+            "{repository}/blob/v{}/docs/rules.md",
+            env!("CARGO_PKG_VERSION")
+        )
+    })
 }
 
 fn terminal_width() -> usize {

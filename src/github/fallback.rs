@@ -52,6 +52,7 @@ fn commands(gated: &[Gated<'_>], root: &Path) -> String {
         Style {
             color: false,
             width: 100,
+            rules_doc: None,
         },
     )
 }

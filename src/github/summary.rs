@@ -126,6 +126,7 @@ pub fn check_text(gated: &Gated<'_>) -> String {
         Style {
             color: false,
             width: 100,
+            rules_doc: None,
         },
     )
 }

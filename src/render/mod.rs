@@ -203,20 +203,23 @@ impl Report<'_> {
 
 /// Options that change how reports look, not what they say.
 #[derive(Debug, Clone, Copy)]
-pub struct Style {
+pub struct Style<'a> {
     /// Use colour (human format only).
     pub color: bool,
     /// Wrap width for the human format.
     pub width: usize,
+    /// The URL of the rules' documentation (docs/rules.md of the running version), which
+    /// SARIF links each rule to with `helpUri`; none when it is not known.
+    pub rules_doc: Option<&'a str>,
 }
 
 /// Render `reports` in `format`.
-pub fn render(format: Format, reports: &[Report<'_>], style: Style) -> String {
+pub fn render(format: Format, reports: &[Report<'_>], style: Style<'_>) -> String {
     match format {
         Format::Human => human::render(reports, style),
         Format::Concise => concise::render(reports),
         Format::Json => json::render(reports),
-        Format::Sarif => sarif::render(reports),
+        Format::Sarif => sarif::render(reports, style.rules_doc),
         Format::Github => github::render(reports),
         Format::Markdown => markdown::render(reports),
     }

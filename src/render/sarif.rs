@@ -1,5 +1,5 @@
 //! SARIF 2.1.0, as GitHub code scanning accepts it: every rule with id, name, help and (when
-//! the package names its repository) a `helpUri` into docs/rules.md; results with physical
+//! the rules' documentation URL is known) a `helpUri` to its section of docs/rules.md; results with physical
 //! locations, regions and `partialFingerprints` that survive edits elsewhere in the file, and a
 //! finding's fix as `fixes` with `artifactChanges` (GitHub rejects `fixes` without them).
 
@@ -79,17 +79,11 @@ pub(crate) fn uri(path: &str) -> String {
     out
 }
 
-/// The rule's section of docs/rules.md in the released sources, when the package names its
-/// repository.
-fn help_uri(repository: &str, code: &str) -> Option<String> {
-    let repository = repository.trim_end_matches('/');
-    (!repository.is_empty()).then(|| {
-        format!(
-            "{repository}/blob/v{}/docs/rules.md#{}",
-            env!("CARGO_PKG_VERSION"),
-            code.to_lowercase()
-        )
-    })
+/// The rule's section of the rules' documentation at `rules_doc` (docs/rules.md, whose
+/// headings are the codes, so GitHub's anchors are the codes in lower case).
+pub(crate) fn help_uri(rules_doc: Option<&str>, code: &str) -> Option<String> {
+    let doc = rules_doc?.trim();
+    (!doc.is_empty()).then(|| format!("{doc}#{}", code.to_lowercase()))
 }
 
 /// A fingerprint of the finding's rule, file and message (not its line, so GitHub keeps
@@ -109,7 +103,7 @@ fn fingerprint(f: &Finding, seen: &mut HashMap<String, usize>) -> String {
     format!("{hex}:{n}")
 }
 
-fn rules() -> Vec<Value> {
+fn rules(rules_doc: Option<&str>) -> Vec<Value> {
     RULES
         .iter()
         .map(|r| {
@@ -125,7 +119,7 @@ fn rules() -> Vec<Value> {
                 "defaultConfiguration": { "level": level(r.severity) },
                 "properties": { "tags": [r.family().as_str()] },
             });
-            if let Some(uri) = help_uri(env!("CARGO_PKG_REPOSITORY"), r.code) {
+            if let Some(uri) = help_uri(rules_doc, r.code) {
                 rule["helpUri"] = json!(uri);
             }
             rule
@@ -133,7 +127,7 @@ fn rules() -> Vec<Value> {
         .collect()
 }
 
-pub(super) fn render(reports: &[Report<'_>]) -> String {
+pub(super) fn render(reports: &[Report<'_>], rules_doc: Option<&str>) -> String {
     let mut seen = HashMap::new();
     let results: Vec<Value> = reports
         .iter()
@@ -179,7 +173,7 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
                 "driver": {
                     "name": "skillgate",
                     "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules(),
+                    "rules": rules(rules_doc),
                 }
             },
             "columnKind": "unicodeCodePoints",
@@ -202,14 +196,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn help_uris_point_at_the_rules_section_of_the_released_docs() {
+    fn help_uris_point_at_the_rules_section() {
         assert_eq!(
-            help_uri("https://github.com/owner/skillgate/", "SG201").as_deref(),
-            Some(&*format!(
-                "https://github.com/owner/skillgate/blob/v{}/docs/rules.md#sg201",
-                env!("CARGO_PKG_VERSION")
-            ))
+            help_uri(
+                Some("https://github.com/owner/skillgate/blob/v1.2.0/docs/rules.md"),
+                "SG201"
+            )
+            .as_deref(),
+            Some("https://github.com/owner/skillgate/blob/v1.2.0/docs/rules.md#sg201")
         );
-        assert_eq!(help_uri("", "SG201"), None);
+        assert_eq!(help_uri(Some(" "), "SG201"), None);
+        assert_eq!(help_uri(None, "SG201"), None);
     }
 }

@@ -201,13 +201,15 @@ fn the_manifest_in_the_repository_is_well_formed() {
     }
 }
 
-/// Run action/gate.sh with `inputs` and a `skillgate` that prints its arguments; returns
-/// (exit code, output).
+/// Run action/gate.sh with `inputs` and a `skillgate` that prints its arguments (and the
+/// rules' documentation URL it was given, if any); returns (exit code, output).
 fn run_script(inputs: &[(&str, &str)]) -> (i32, String) {
     let bin = tempfile::tempdir().unwrap();
     std::fs::write(
         bin.path().join("skillgate"),
-        "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]' \"$a\"; done\necho\nexit 1\n",
+        "#!/bin/sh\nfor a in \"$@\"; do printf '[%s]' \"$a\"; done\necho\n\
+         if [ -n \"$SKILLGATE_RULES_DOC\" ]; then echo \"rules doc: $SKILLGATE_RULES_DOC\"; fi\n\
+         exit 1\n",
     )
     .unwrap();
     std::fs::set_permissions(
@@ -226,6 +228,12 @@ fn run_script(inputs: &[(&str, &str)]) -> (i32, String) {
         .env("PATH", path)
         .env("RUNNER_TEMP", bin.path())
         .env_remove("GITHUB_OUTPUT")
+        .env_remove("SKILLGATE_RULES_DOC")
+        .env_remove("ACTION_REPOSITORY")
+        .env_remove("ACTION_REF")
+        .env_remove("GITHUB_REPOSITORY")
+        .env_remove("GITHUB_SHA")
+        .env_remove("GITHUB_SERVER_URL")
         .envs(inputs.iter().copied())
         .output()
         .unwrap();
@@ -272,4 +280,45 @@ fn the_run_script_turns_inputs_into_arguments_and_keeps_the_exit_status() {
         out.contains("'no-such-folder/*' matches no file or folder"),
         "{out}"
     );
+}
+
+#[test]
+fn the_run_script_links_sarif_rules_to_the_docs_of_the_running_action() {
+    let doc = |inputs: &[(&str, &str)]| {
+        let (_, out) = run_script(inputs);
+        out.lines()
+            .find_map(|line| line.strip_prefix("rules doc: ").map(str::to_owned))
+    };
+    // Used as `owner/skillgate@v1.2.0`: the docs at the action's own ref.
+    assert_eq!(
+        doc(&[
+            ("ACTION_REPOSITORY", "owner/skillgate"),
+            ("ACTION_REF", "v1.2.0"),
+            ("GITHUB_REPOSITORY", "someone/skills"),
+            ("GITHUB_SHA", "0123abc"),
+        ])
+        .as_deref(),
+        Some("https://github.com/owner/skillgate/blob/v1.2.0/docs/rules.md")
+    );
+    // Used as `./` from skillgate's own repository, on GitHub Enterprise.
+    assert_eq!(
+        doc(&[
+            ("GITHUB_SERVER_URL", "https://ghe.example"),
+            ("GITHUB_REPOSITORY", "owner/skillgate"),
+            ("GITHUB_SHA", "0123abc"),
+        ])
+        .as_deref(),
+        Some("https://ghe.example/owner/skillgate/blob/0123abc/docs/rules.md")
+    );
+    // A URL the workflow sets wins; outside Actions there is none.
+    assert_eq!(
+        doc(&[
+            ("SKILLGATE_RULES_DOC", "https://docs.example/rules.md"),
+            ("ACTION_REPOSITORY", "owner/skillgate"),
+            ("ACTION_REF", "v1.2.0"),
+        ])
+        .as_deref(),
+        Some("https://docs.example/rules.md")
+    );
+    assert_eq!(doc(&[]), None);
 }

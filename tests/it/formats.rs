@@ -150,3 +150,33 @@ fn sarif_validates_against_the_schema() {
         }
     }
 }
+
+#[test]
+fn sarif_links_every_rule_to_its_section_of_the_rules_doc() {
+    let doc = "https://github.com/owner/skillgate/blob/v1.2.0/docs/rules.md";
+    let mut args = BAD.to_vec();
+    args.extend(["--format", "sarif"]);
+    let output = super::support::skillgate()
+        .current_dir(super::support::root())
+        .args(&args)
+        .env("SKILLGATE_RULES_DOC", doc)
+        .output()
+        .expect("skillgate runs");
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_valid_sarif(&out);
+    let instance: serde_json::Value = serde_json::from_str(&out).expect("SARIF is JSON");
+    let rules = instance["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    for rule in rules {
+        let code = rule["id"].as_str().expect("id");
+        assert_eq!(
+            rule["helpUri"].as_str(),
+            Some(&*format!("{doc}#{}", code.to_lowercase())),
+            "{code}"
+        );
+    }
+    // Without the variable (and with no repository in the package), no rule has one.
+    let (_, plain, _) = run(&args);
+    assert!(!plain.contains("helpUri"));
+}

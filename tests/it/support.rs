@@ -15,7 +15,8 @@ pub fn skillgate() -> Command {
     cmd.current_dir(root())
         .env("COLUMNS", "100")
         .env("NO_COLOR", "1")
-        .env_remove("CLICOLOR_FORCE");
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("SKILLGATE_RULES_DOC");
     cmd
 }
 
