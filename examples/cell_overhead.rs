@@ -79,6 +79,7 @@ fn measure(backend: Backend, jobs: usize, cells: u32) -> Result<f64, skillgate::
         quiet: true,
         verifier_offline: false,
         build: false,
+        shard: None,
     };
     let skill = SkillParts {
         name: "overhead".into(),

@@ -16,6 +16,7 @@ pub mod lint;
 pub mod mine;
 pub mod project;
 pub mod render;
+pub mod shard;
 pub mod skill;
 pub mod stats;
 pub mod targets;

@@ -8,6 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::shard::fnv1a;
+
 /// Buckets of the body signature.
 pub const BUCKETS: usize = 64;
 /// Words per shingle.
@@ -59,13 +61,6 @@ fn normalise(text: &str) -> String {
         .map(str::to_lowercase)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// The 64-bit FNV-1a hash: stable across platforms, versions and runs.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// A 64-bit finaliser (splitmix64), so bucket and value use independent bits.

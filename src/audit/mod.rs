@@ -14,9 +14,7 @@ pub mod render;
 pub mod row;
 mod sarif;
 pub mod set;
-pub mod shard;
-
-use std::collections::BTreeMap;
+pub use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -32,10 +30,10 @@ use crate::render::display;
 use crate::skill::{LoadError, Skill, discover, tokens};
 use crate::verdict::{self, Decision, VerdictPolicy};
 
+pub use crate::shard::Shard;
 pub use fingerprint::Fingerprint;
 pub use row::{FindingRecord, Row, RowFit};
 pub use set::{AuditSettings, SetCounts};
-pub use shard::Shard;
 
 /// Version of the audit JSON and JSON-lines contract.
 pub const SCHEMA: u32 = 1;

@@ -58,10 +58,14 @@ pub(super) struct AuditArgs {
 /// Options of `skillgate merge`.
 #[derive(Debug, Args)]
 pub(super) struct MergeArgs {
-    /// Outputs of `skillgate audit --format jsonl` or `--format json`: every shard of one
-    /// split, or whole audits to combine.
-    #[arg(required = true, value_name = "FILE")]
+    /// Outputs of `skillgate audit --format jsonl` or `--format json` (every shard of one
+    /// split, or whole audits to combine); or the run directories of every shard of one
+    /// `skillgate eval --shard K/N` split, joined into `--out`.
+    #[arg(required = true, value_name = "FILE|RUN_DIR")]
     files: Vec<PathBuf>,
+    /// Where the joined run directory goes (run directories only; a new folder).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = AuditFormatArg::Table)]
     format: AuditFormatArg,
@@ -142,8 +146,31 @@ pub(super) fn run(args: &AuditArgs) -> Result<ExitCode, Error> {
     finish(&audit, args.format.into(), fail_on)
 }
 
-/// Run `skillgate merge`.
+/// Run `skillgate merge`: evaluation run directories when every input is a folder, audit
+/// outputs otherwise.
 pub(super) fn merge(args: &MergeArgs) -> Result<ExitCode, Error> {
+    let folders = args.files.iter().filter(|p| p.is_dir()).count();
+    if folders == args.files.len() {
+        let out = args.out.as_deref().ok_or_else(|| {
+            Error::usage(
+                "merging run directories needs --out DIR, the new run directory",
+                Some("skillgate merge shard-1 shard-2 --out run"),
+            )
+        })?;
+        return super::evaluate::merge_runs(&args.files, out);
+    }
+    if folders > 0 {
+        return Err(Error::usage(
+            "give either audit outputs (files) or evaluation run directories (folders), not both",
+            None,
+        ));
+    }
+    if args.out.is_some() {
+        return Err(Error::usage(
+            "--out is for run directories; an audit merge prints to standard output",
+            None,
+        ));
+    }
     let audit = merge::merge(&args.files)?;
     finish(&audit, args.format.into(), args.fail_on.map(FailOn::from))
 }

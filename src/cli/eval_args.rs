@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::eval::{Backend, Overrides};
+use crate::shard::Shard;
 
 /// Which sandbox runs the cells.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -95,6 +96,12 @@ pub(crate) struct EvalArgs {
     /// (by default the image is used, and pulled when missing).
     #[arg(long)]
     pub build: bool,
+    /// Run only share K of N of the cells (1-based), chosen by a stable hash of each cell's
+    /// task, condition and seed, so N machines (a CI matrix) split one evaluation;
+    /// `skillgate merge RUN_DIR... --out DIR` joins their run directories, and `report`
+    /// reads the result. A shard prints no verdict of its own.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 }
 
 /// `skillgate tasks check` arguments.
@@ -154,6 +161,7 @@ impl From<EvalArgs> for Overrides {
             quiet: args.quiet,
             verifier_offline: args.verifier_offline,
             build: args.build,
+            shard: args.shard,
         }
     }
 }

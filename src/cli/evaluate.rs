@@ -57,6 +57,26 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
         }
     }
 
+    if let Some(shard) = options.shard {
+        if command.sequential {
+            return Err(Error::usage(
+                "--sequential decides between rounds from every cell, so it cannot run as one shard of a split",
+                Some(
+                    "run each shard with fixed --seeds, then `skillgate merge RUN_DIR... --out DIR`",
+                ),
+            ));
+        }
+        let summary = eval::evaluate(&options, SkillParts::from_skill(&skill))?;
+        print(&format!(
+            "shard {shard}: {} cells ({} run now, {} cached, {} already in the journal)\n",
+            summary.planned, summary.ran, summary.cached, summary.skipped
+        ))?;
+        eprintln!(
+            "run directory: {} (join every shard with: skillgate merge RUN_DIR... --out DIR)",
+            options.out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let rounds = if command.sequential {
         Rounds::Sequential(command.max_seeds)
     } else {
@@ -76,6 +96,54 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
         options.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Join the run directories of every shard of one evaluation into `out`, with the static
+/// check and configuration the shards recorded, then print its verdict as `report` does.
+pub(super) fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<ExitCode, Error> {
+    let kept = |dir: &Path, name: &str| -> Result<Option<Vec<u8>>, Error> {
+        let path = dir.join(name);
+        match std::fs::read(&path) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(EvalError::io("reading", &path, e).into()),
+        }
+    };
+    // Every shard judged the same skill with the same configuration.
+    let mut files = Vec::new();
+    for name in [CHECK_FILE, CONFIG_FILE] {
+        let first = kept(&dirs[0], name)?;
+        for dir in &dirs[1..] {
+            if kept(dir, name)? != first {
+                return Err(Error::usage(
+                    format!(
+                        "{} and {} hold different {name}: they are not shards of one evaluation",
+                        dirs[0].display(),
+                        dir.display()
+                    ),
+                    None,
+                ));
+            }
+        }
+        files.push((name, first));
+    }
+    eval::merge::merge_runs(dirs, out)?;
+    for (name, bytes) in files {
+        if let Some(bytes) = bytes {
+            let path = out.join(name);
+            std::fs::write(&path, bytes).map_err(|e| EvalError::io("writing", &path, e))?;
+        }
+    }
+    eprintln!(
+        "merged {} shards into {} (skillgate report {1} --format html > report.html)",
+        dirs.len(),
+        out.display()
+    );
+    report(&ReportArgs {
+        run_dir: out.to_path_buf(),
+        format: ReportFormat::Human,
+        config: None,
+    })
 }
 
 /// Validate tasks and prove each one discriminates.

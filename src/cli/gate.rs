@@ -294,6 +294,8 @@ fn evaluate(
         verifier_offline: false,
         build: false,
         quiet: true,
+        // The gate decides each skill, so it runs every cell of its evaluation.
+        shard: None,
     };
     let options = overrides.into_options(&config.eval)?;
     std::fs::create_dir_all(&options.out)

@@ -91,7 +91,8 @@ enum Command {
     #[command(after_long_help = audit::AUDIT_EXAMPLES)]
     Audit(audit::AuditArgs),
     /// Combine the JSON or JSON-lines outputs of `skillgate audit` (the shards of one split)
-    /// into one audit, as a single run would have printed it.
+    /// into one audit, as a single run would have printed it; or join the run directories of
+    /// `skillgate eval --shard K/N` into one (`--out DIR`) and print its verdict.
     Merge(audit::MergeArgs),
     /// Judge the skills a change touched and report where reviewers look: check runs with
     /// annotations on GitHub, a pull-request comment, SARIF.

@@ -11,6 +11,7 @@ mod clock;
 pub mod condition;
 pub mod control;
 pub mod journal;
+pub mod merge;
 pub mod options;
 pub mod runner;
 pub mod sandbox;
@@ -82,6 +83,9 @@ pub enum EvalError {
     /// An option or configuration value is invalid.
     #[error("invalid option: {0}")]
     Usage(String),
+    /// Shards' run directories that cannot be joined.
+    #[error(transparent)]
+    Merge(#[from] merge::MergeError),
 }
 
 impl EvalError {
@@ -184,6 +188,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         quiet: options.quiet,
         verifier_offline: options.verifier_offline,
         refused: set.refused,
+        shard: options.shard,
     };
     let run_id = run_id(&options.out);
     let sandbox = sandbox_for(

@@ -9,6 +9,7 @@ use super::EvalError;
 use super::agent::AgentKind;
 use super::condition::{Condition, Placement};
 use super::settings::{Backend, Settings};
+use crate::shard::Shard;
 
 /// The options given for one run (on the command line), before they are merged over the
 /// [`Settings`]; `None` and `false` mean not given.
@@ -58,6 +59,9 @@ pub struct Overrides {
     pub verifier_offline: bool,
     /// Build `environment/Dockerfile` even for tasks that name a `docker_image`.
     pub build: bool,
+    /// Run only share K of N of the cells (by a stable hash of task, condition and seed);
+    /// `skillgate merge` joins the shares' run directories.
+    pub shard: Option<Shard>,
 }
 
 /// The resolved options of a run, recorded in `run.json` (paths absolute) and read back by
@@ -110,6 +114,9 @@ pub struct EvalOptions {
     /// Build task images from their Dockerfile even when they name an image.
     #[serde(default)]
     pub build: bool,
+    /// The share of the cells this run holds, when it is one of several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl Overrides {
@@ -199,6 +206,7 @@ impl Overrides {
             quiet: self.quiet,
             verifier_offline: self.verifier_offline,
             build: self.build,
+            shard: self.shard,
         };
         if options.seeds == 0 || options.attempts == 0 || options.jobs == 0 {
             return Err(EvalError::Usage(
@@ -286,6 +294,13 @@ impl Overrides {
                 "--build",
                 self.build.then(|| on_off(true)),
                 on_off(recorded.build),
+            ),
+            (
+                "--shard",
+                self.shard.map(|s| s.to_string()),
+                recorded
+                    .shard
+                    .map_or_else(|| "none".to_owned(), |s| s.to_string()),
             ),
         ]);
         let differs: Vec<String> = given

@@ -27,6 +27,7 @@ use crate::eval::sandbox::{
     VERIFIER_LOGS_DIR, tail,
 };
 use crate::eval::task::{Phase, Task};
+use crate::shard::Shard;
 
 /// Verifier output kept as feedback for the next attempt.
 const FEEDBACK_BYTES: usize = 16 * 1024;
@@ -86,6 +87,8 @@ pub struct Plan {
     pub verifier_offline: bool,
     /// Task folders that could not be used, each with its reason.
     pub refused: Vec<crate::eval::task::Refusal>,
+    /// The share of the cells this run holds, when it is one of several.
+    pub shard: Option<Shard>,
 }
 
 /// Counts of a finished run.
@@ -106,12 +109,19 @@ pub struct RunSummary {
 }
 
 impl Plan {
-    /// Every cell of the plan, seed-major so a partial run is balanced across conditions.
+    /// Every cell of the plan (of this run's shard, when it is one), seed-major so a
+    /// partial run is balanced across conditions.
     pub fn cells(&self) -> Vec<(CellKey, usize)> {
         let mut cells = Vec::new();
         for seed in 0..self.seeds {
             for (t, task) in self.tasks.iter().enumerate() {
                 for &condition in &self.conditions {
+                    if self
+                        .shard
+                        .is_some_and(|s| !s.owns(&cell_shard_key(&task.id, condition, seed)))
+                    {
+                        continue;
+                    }
                     cells.push((
                         CellKey {
                             skill_sha256: self.skill_sha256.clone(),
@@ -175,6 +185,12 @@ impl Plan {
         bundle.add_bytes(&format!("{dir}/SKILL.md"), skill.skill_md.clone(), false);
         Ok(bundle)
     }
+}
+
+/// The key that decides a cell's shard: its task, condition and seed, so every shard of a
+/// run agrees on the split whatever its machine.
+pub fn cell_shard_key(task: &str, condition: Condition, seed: u32) -> String {
+    format!("{task}/{condition:?}/{seed}")
 }
 
 /// Runs every cell of `plan` not yet in the journal of `run_dir`.

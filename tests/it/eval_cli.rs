@@ -210,3 +210,146 @@ fn inject_on_retry_gives_the_skill_with_the_feedback_only() {
     let doc: Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(doc["verdict"]["route"], "on-retry");
 }
+
+/// Runs `skillgate eval` with `extra` arguments into `out`, caching cells in `config`'s
+/// cache; returns stdout.
+fn eval_into(out: &Path, config: &Path, extra: &[&str]) -> String {
+    let out_str = out.display().to_string();
+    let mut args = eval_args(&out_str, &["--seeds", "2"]);
+    args.retain(|a| a != "--no-cache");
+    args.extend(["--config".to_owned(), config.display().to_string()]);
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+/// The cells of a journal as (task, condition, seed, outcome, tokens), sorted.
+fn measured(run_dir: &Path) -> Vec<(String, String, u64, String, u64)> {
+    let mut cells: Vec<_> = cells(run_dir)
+        .iter()
+        .map(|c| {
+            (
+                c["task"].as_str().unwrap_or_default().to_owned(),
+                c["condition"].as_str().unwrap_or_default().to_owned(),
+                c["seed"].as_u64().unwrap_or_default(),
+                c["outcome"].as_str().unwrap_or_default().to_owned(),
+                c["input_tokens"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    cells.sort();
+    cells
+}
+
+#[test]
+fn shards_merged_report_what_one_machine_reports() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("skillgate.toml");
+    let cache = dir.path().join("cache");
+    std::fs::write(
+        &config,
+        format!("[eval]\ncache-dir = {:?}\n", cache.display().to_string()),
+    )
+    .expect("config");
+    let whole = dir.path().join("whole");
+    eval_into(&whole, &config, &[]);
+
+    // Three machines of a matrix, each with one share; with the cache the first run filled,
+    // every shard holds exactly the cells the whole run measured.
+    let shards: Vec<_> = (1..=3)
+        .map(|k| {
+            let out = dir.path().join(format!("shard-{k}"));
+            let printed = eval_into(&out, &config, &["--shard", &format!("{k}/3")]);
+            assert!(printed.starts_with(&format!("shard {k}/3: ")), "{printed}");
+            assert!(
+                !printed.contains("Decision"),
+                "a shard decides nothing: {printed}"
+            );
+            out
+        })
+        .collect();
+    let sizes: Vec<usize> = shards.iter().map(|s| cells(s).len()).collect();
+    assert_eq!(
+        sizes.iter().sum::<usize>(),
+        cells(&whole).len(),
+        "{sizes:?}"
+    );
+    assert!(sizes.iter().all(|&n| n > 0), "{sizes:?}");
+
+    let merged = dir.path().join("merged");
+    let mut args: Vec<String> = vec!["merge".into()];
+    // Given in any order.
+    for shard in shards.iter().rev() {
+        args.push(shard.display().to_string());
+    }
+    args.extend(["--out".into(), merged.display().to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, printed, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(printed.contains("Decision: inject"), "{printed}");
+
+    for format in ["human", "json", "markdown", "html"] {
+        let report = |run_dir: &Path| {
+            let dir = run_dir.display().to_string();
+            let (code, out, stderr) = run(&["report", &dir, "--format", format]);
+            assert_eq!(code, 0, "{stderr}");
+            out
+        };
+        assert_eq!(report(&merged), report(&whole), "{format}");
+    }
+    assert_eq!(measured(&merged), measured(&whole));
+
+    // Without the cache, the shards measure every cell again, and the same cells.
+    std::fs::remove_dir_all(&cache).expect("clear the cache");
+    let fresh: Vec<_> = (1..=2)
+        .map(|k| {
+            let out = dir.path().join(format!("fresh-{k}"));
+            eval_into(&out, &config, &["--shard", &format!("{k}/2")]);
+            out
+        })
+        .collect();
+    let joined = dir.path().join("joined");
+    let (code, _, stderr) = run(&[
+        "merge",
+        &fresh[0].display().to_string(),
+        &fresh[1].display().to_string(),
+        "--out",
+        &joined.display().to_string(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(measured(&joined), measured(&whole));
+}
+
+#[test]
+fn merge_refuses_an_incomplete_or_mixed_split() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = dir.path().join("skillgate.toml");
+    std::fs::write(&config, "[eval]\n").expect("config");
+    let one = dir.path().join("one");
+    eval_into(&one, &config, &["--shard", "1/2", "--no-cache"]);
+    let whole = dir.path().join("whole");
+    eval_into(&whole, &config, &["--no-cache"]);
+    let out = dir.path().join("merged").display().to_string();
+    let one = one.display().to_string();
+
+    let (code, _, stderr) = run(&["merge", &one, "--out", &out]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("shards 2 of 2 are missing"), "{stderr}");
+
+    let whole = whole.display().to_string();
+    let (code, _, stderr) = run(&["merge", &one, &whole, "--out", &out]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not a shard"), "{stderr}");
+
+    let (code, _, stderr) = run(&["merge", &one]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("needs --out DIR"), "{stderr}");
+
+    let args = eval_args(&out, &["--shard", "1/2", "--sequential"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, _, stderr) = run(&args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("cannot run as one shard"), "{stderr}");
+}

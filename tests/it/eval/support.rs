@@ -75,6 +75,7 @@ pub fn options(backend: Backend, out: &Path, agent_args: &str) -> EvalOptions {
         quiet: true,
         verifier_offline: false,
         build: false,
+        shard: None,
     }
 }
 

@@ -1,12 +1,11 @@
-//! `--shard K/N`: which skills one of N jobs audits, decided by a stable hash of the skill's
-//! path relative to the audited folder, so every job agrees without talking to the others.
+//! `--shard K/N`: which share of the work one of N jobs does, decided by a stable hash of the
+//! work item's key (a skill's path relative to the audited folder; an evaluation cell's task,
+//! condition and seed), so every job agrees without talking to the others.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-
-use super::fingerprint::fnv1a;
 
 /// Share K (1-based) of N.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -18,11 +17,18 @@ pub struct Shard {
 }
 
 impl Shard {
-    /// Whether the skill at `rel` (relative to its audited folder, `/`-separated) is this
-    /// shard's.
-    pub fn owns(self, rel: &str) -> bool {
-        fnv1a(rel.as_bytes()) % u64::from(self.count) == u64::from(self.index - 1)
+    /// Whether the work item with `key` (an audited skill's path relative to its folder,
+    /// `/`-separated; an evaluation cell's `task/condition/seed`) is this shard's.
+    pub fn owns(self, key: &str) -> bool {
+        fnv1a(key.as_bytes()) % u64::from(self.count) == u64::from(self.index - 1)
     }
+}
+
+/// The 64-bit FNV-1a hash: stable across platforms, versions and runs.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 impl FromStr for Shard {
