@@ -48,6 +48,8 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/actions/actions-cache.toml",
     "apis/actions/actions-checkout.toml",
     "apis/actions/actions-download-artifact.toml",
+    "apis/actions/actions-setup-go.toml",
+    "apis/actions/actions-setup-java.toml",
     "apis/actions/actions-setup-node.toml",
     "apis/actions/actions-setup-python.toml",
     "apis/actions/actions-upload-artifact.toml",
