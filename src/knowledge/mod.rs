@@ -84,6 +84,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/pypi/sqlalchemy.toml",
     "apis/pypi/starlette.toml",
     "apis/runtime/go.toml",
+    "apis/runtime/java.toml",
     "apis/runtime/python.toml",
 ];
 
