@@ -3,13 +3,9 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use skillgate::knowledge::{
-    ApiChange, ApiFile, Knowledge, Pattern, RULE_FILES, example_mentions_pattern, knowledge,
-    validate,
-};
-use skillgate::lint::ApiMatcher;
+use skillgate::knowledge::{Checks, Knowledge, Pattern, RULE_FILES, knowledge, validate};
+use skillgate::lint::snippet_fires;
 use skillgate::project::Ecosystem;
-use skillgate::skill::code::{CodeSnippet, extract_facts};
 
 /// Paths of every `.toml` file under `dir`, relative to it, with `/` separators.
 fn toml_files_under(dir: &Path) -> BTreeSet<String> {
@@ -45,9 +41,57 @@ fn embedded_list_matches_rules_directory() {
     assert!(stale.is_empty(), "remove from RULE_FILES: {stale:?}");
 }
 
+/// API files whose entries are still being re-verified against the releases that shipped
+/// them and may lack `evidence` and `passes` until then. Temporary: every other file is held
+/// to the full standard, and once this list is empty it goes and `STRICT` is all there is.
+const NOT_YET_REWORKED: &[&str] = &[
+    "apis/actions/actions-cache.toml",
+    "apis/actions/actions-checkout.toml",
+    "apis/actions/actions-download-artifact.toml",
+    "apis/actions/actions-setup-node.toml",
+    "apis/actions/actions-setup-python.toml",
+    "apis/actions/actions-upload-artifact.toml",
+    "apis/actions/workflow-commands.toml",
+    "apis/cargo/tokio.toml",
+    "apis/kubernetes/kubernetes.toml",
+    "apis/maven/junit.toml",
+    "apis/maven/spring-boot.toml",
+    "apis/maven/spring-security.toml",
+    "apis/npm/angular-core.toml",
+    "apis/npm/eslint.toml",
+    "apis/npm/express.toml",
+    "apis/npm/jest.toml",
+    "apis/npm/next.toml",
+    "apis/npm/react-dom.toml",
+    "apis/npm/react-test-renderer.toml",
+    "apis/npm/react.toml",
+    "apis/npm/tailwindcss.toml",
+    "apis/npm/vite.toml",
+    "apis/npm/vue.toml",
+    "apis/pypi/django.toml",
+    "apis/pypi/flask.toml",
+    "apis/pypi/numpy.toml",
+    "apis/pypi/pandas.toml",
+    "apis/pypi/pydantic.toml",
+    "apis/pypi/pytest.toml",
+    "apis/pypi/sqlalchemy.toml",
+    "apis/runtime/python.toml",
+];
+
+/// The validator as users run it, with the real matcher.
+const STRICT: Checks<'static> = Checks {
+    fires: &snippet_fires,
+    base: None,
+    lenient: &[],
+};
+
 #[test]
 fn every_entry_validates() {
-    let violations = validate(knowledge());
+    let checks = Checks {
+        lenient: NOT_YET_REWORKED,
+        ..STRICT
+    };
+    let violations = validate(knowledge(), &checks);
     let report: Vec<String> = violations.iter().map(ToString::to_string).collect();
     assert!(
         report.is_empty(),
@@ -57,67 +101,14 @@ fn every_entry_validates() {
     );
 }
 
-/// Whether `text`, read as the entry's `lang[0]`, fires the entry through the real matcher.
-fn fires(file: &ApiFile, change: &ApiChange, text: &str) -> Result<bool, String> {
-    let snippet = CodeSnippet {
-        lang: change.lang.first().map(String::as_str),
-        text,
-        offset: 0,
-    };
-    let facts = extract_facts(&[snippet]);
-    let matcher = ApiMatcher::new([(file, change)]).map_err(|e| e.to_string())?;
-    let hits = matcher.pattern_hits(&facts[0]);
-    Ok(hits.iter().any(|h| h.change_id == change.id))
-}
-
-/// Whether the entry's own example fires it through the real matcher, read as `lang[0]`.
-fn example_fires(file: &ApiFile, change: &ApiChange) -> Result<(), String> {
-    example_mentions_pattern(&change.pattern, &change.example)?;
-    if fires(file, change, &change.example)? {
-        Ok(())
-    } else {
-        Err(format!(
-            "its example, read as {:?}, does not fire it",
-            change.lang.first()
-        ))
-    }
-}
-
 #[test]
-fn every_example_fires_its_entry() {
-    let failures: Vec<String> = knowledge()
-        .changes()
-        .filter_map(|(file, change)| {
-            example_fires(file, change)
-                .err()
-                .map(|why| format!("{}: {why}", change.id))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Whether the entry's `passes` snippet, read as `lang[0]`, stays silent.
-fn passes_stays_silent(file: &ApiFile, change: &ApiChange) -> Result<(), String> {
-    match &change.passes {
-        Some(passes) if fires(file, change, passes)? => Err(format!(
-            "its `passes` snippet, read as {:?}, fires it",
-            change.lang.first()
-        )),
-        _ => Ok(()),
+fn files_not_yet_reworked_exist() {
+    for path in NOT_YET_REWORKED {
+        assert!(
+            RULE_FILES.iter().any(|file| file.path == *path),
+            "{path} is gone; drop it from NOT_YET_REWORKED"
+        );
     }
-}
-
-#[test]
-fn every_passes_snippet_stays_silent() {
-    let failures: Vec<String> = knowledge()
-        .changes()
-        .filter_map(|(file, change)| {
-            passes_stays_silent(file, change)
-                .err()
-                .map(|why| format!("{}: {why}", change.id))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
@@ -147,7 +138,7 @@ fn coverage_meets_the_first_target() {
 fn sources_are_checked_today_or_earlier_and_official() {
     for (_, change) in knowledge().changes() {
         assert!(
-            change.checked.as_str() <= "2026-11-30",
+            change.checked.as_str() <= "2026-12-01",
             "{} checked in the future",
             change.id
         );
@@ -251,7 +242,7 @@ example = "import x from 'react-dom';"
         },
     ];
     let parsed = Knowledge::parse(&files).expect("parses");
-    let problems: Vec<String> = validate(&parsed)
+    let problems: Vec<String> = validate(&parsed, &STRICT)
         .iter()
         .map(|v| v.problem.clone())
         .collect();
@@ -273,4 +264,129 @@ example = "import x from 'react-dom';"
             "no `{expected}` in {problems:#?}"
         );
     }
+}
+
+#[test]
+fn validator_rejects_unverified_entries() {
+    let packages = r#"
+[[package]]
+names = ["left-pad"]
+imports = ["left-pad"]
+ecosystem = "npm"
+package = "left-pad"
+
+[[package]]
+names = ["right-pad"]
+imports = ["right-pad"]
+ecosystem = "npm"
+package = "right-pad"
+
+[[package]]
+names = ["up-pad"]
+ecosystem = "npm"
+package = "up-pad"
+prose_only = "named in prose only"
+"#;
+    let api = r#"
+ecosystem = "npm"
+package = "left-pad"
+
+[[change]]
+id = "left-pad-pre-release"
+kind = "removed"
+since = "2.0.0-rc.1"
+summary = "pad() was removed"
+pattern = { import = "left-pad", name = "pad" }
+lang = ["javascript"]
+source = "https://example.org/changelog"
+checked = "2026-12-01"
+example = "import { pad } from 'left-pad';\npad('a', 3);"
+
+[[change]]
+id = "left-pad-silent-example"
+kind = "removed"
+since = "2.0.0"
+summary = "trim() was removed"
+pattern = { import = "left-pad", name = "trim" }
+lang = ["javascript"]
+source = "https://example.org/changelog"
+checked = "2026-12-01"
+evidence = "The trim function was removed."
+example = "// left-pad has no trim any more"
+passes = "import { pad } from 'left-pad';"
+
+[[change]]
+id = "left-pad-loud-passes"
+kind = "removed"
+since = "2.0.0"
+summary = "center() was removed"
+pattern = { import = "left-pad", name = "center" }
+lang = ["javascript"]
+source = "https://example.org/changelog"
+checked = "2026-12-01"
+evidence = "The center function was removed. Use pad instead."
+example = "import { center } from 'left-pad';\ncenter('a');"
+passes = "import { center } from 'left-pad';"
+"#;
+    let files = [("packages.toml", packages), ("apis/npm/left-pad.toml", api)];
+    let parsed = Knowledge::parse_texts(files).expect("parses");
+    let violations = validate(&parsed, &STRICT);
+    let problems_of = |entry: &str| -> Vec<&str> {
+        violations
+            .iter()
+            .filter(|v| v.entry == entry)
+            .map(|v| v.problem.as_str())
+            .collect()
+    };
+    let has = |entry: &str, text: &str| {
+        assert!(
+            problems_of(entry).iter().any(|p| p.contains(text)),
+            "no `{text}` for {entry} in {:#?}",
+            problems_of(entry)
+        );
+    };
+    has("left-pad-pre-release", "not a pre-release");
+    has("left-pad-pre-release", "evidence is missing");
+    has("left-pad-pre-release", "passes is missing");
+    has(
+        "left-pad-silent-example",
+        "example, read as javascript, does not fire the entry",
+    );
+    has(
+        "left-pad-loud-passes",
+        "passes, read as javascript, fires the entry",
+    );
+    has("left-pad-loud-passes", "one quoted sentence");
+    has("right-pad", "alias has no API file");
+    assert!(problems_of("up-pad").is_empty(), "{violations:#?}");
+    assert!(problems_of("left-pad").is_empty(), "{violations:#?}");
+
+    // An example that does not even name the module is caught before the matcher runs.
+    let unnamed = api.replace(
+        "example = \"// left-pad has no trim any more\"",
+        "example = \"trim('a');\"",
+    );
+    let parsed = Knowledge::parse_texts([
+        ("packages.toml", packages),
+        ("apis/npm/left-pad.toml", unnamed.as_str()),
+    ])
+    .expect("parses");
+    let violations = validate(&parsed, &STRICT);
+    assert!(
+        violations
+            .iter()
+            .any(|v| v.entry == "left-pad-silent-example"
+                && v.problem == "example does not mention `left-pad`"),
+        "{violations:#?}"
+    );
+
+    // The temporary per-file leniency waives only the two missing fields.
+    let lenient = Checks {
+        lenient: &["apis/npm/left-pad.toml"],
+        ..STRICT
+    };
+    let parsed = Knowledge::parse_texts(files).expect("parses");
+    let violations = validate(&parsed, &lenient);
+    assert!(!violations.iter().any(|v| v.problem.contains("is missing")));
+    assert!(violations.iter().any(|v| v.problem.contains("pre-release")));
 }
