@@ -451,6 +451,26 @@ impl Knowledge {
             .flat_map(|file| file.changes.iter())
     }
 
+    /// The changes a user asked for by ecosystem (`npm`), package (`react-dom`, `node`) or
+    /// prose name (`React`, `Node.js`), ignoring case; every change when `query` is `None`.
+    pub fn select<'a>(&'a self, query: Option<&str>) -> Vec<(&'a ApiFile, &'a ApiChange)> {
+        let Some(query) = query.map(str::trim) else {
+            return self.changes().collect();
+        };
+        let named: Vec<&PackageAlias> = self.aliases_named(query).collect();
+        self.apis
+            .iter()
+            .filter(|file| {
+                file.ecosystem.as_str().eq_ignore_ascii_case(query)
+                    || file.package.eq_ignore_ascii_case(query)
+                    || named.iter().any(|alias| {
+                        alias.ecosystem == file.ecosystem && alias.package == file.package
+                    })
+            })
+            .flat_map(|file| file.changes.iter().map(move |change| (file, change)))
+            .collect()
+    }
+
     /// The change with this id.
     pub fn change(&self, id: &str) -> Option<(&ApiFile, &ApiChange)> {
         self.changes().find(|(_, change)| change.id == id)

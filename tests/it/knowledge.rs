@@ -7,6 +7,8 @@ use skillgate::knowledge::{Checks, Knowledge, Pattern, RULE_FILES, knowledge, va
 use skillgate::lint::snippet_fires;
 use skillgate::project::Ecosystem;
 
+use super::support::{manifest, root, run, run_in, tree};
+
 /// Paths of every `.toml` file under `dir`, relative to it, with `/` separators.
 fn toml_files_under(dir: &Path) -> BTreeSet<String> {
     let mut found = BTreeSet::new();
@@ -59,12 +61,8 @@ const NOT_YET_REWORKED: &[&str] = &[
     "apis/maven/spring-security.toml",
     "apis/npm/angular-core.toml",
     "apis/npm/eslint.toml",
-    "apis/npm/express.toml",
     "apis/npm/jest.toml",
     "apis/npm/next.toml",
-    "apis/npm/react-dom.toml",
-    "apis/npm/react-test-renderer.toml",
-    "apis/npm/react.toml",
     "apis/npm/tailwindcss.toml",
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
@@ -389,4 +387,174 @@ passes = "import { center } from 'left-pad';"
     let violations = validate(&parsed, &lenient);
     assert!(!violations.iter().any(|v| v.problem.contains("is missing")));
     assert!(violations.iter().any(|v| v.problem.contains("pre-release")));
+}
+
+#[test]
+fn knowledge_lists_entries_by_ecosystem_package_or_prose_name() {
+    let (code, table, _) = run(&["knowledge", "react-dom"]);
+    assert_eq!(code, 0);
+    let header = table.lines().next().unwrap_or_default();
+    for column in ["ID", "KIND", "SINCE", "PACKAGE", "REPLACEMENT", "SOURCE"] {
+        assert!(header.contains(column), "{header}");
+    }
+    assert!(
+        table
+            .lines()
+            .any(|line| line.starts_with("react-dom-render ")
+                && line.contains("removed")
+                && line.contains("19.0.0"))
+    );
+    assert!(!table.contains("vue-"), "another package listed:\n{table}");
+
+    let (code, json, _) = run(&["knowledge", "CPython", "--format", "json"]);
+    assert_eq!(code, 0);
+    let parsed: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let entries = parsed["entries"].as_array().expect("entries");
+    assert!(!entries.is_empty());
+    assert!(entries.iter().all(|e| e["package"] == "python"), "{json}");
+
+    let (code, npm, _) = run(&["knowledge", "npm", "--format", "json"]);
+    assert_eq!(code, 0);
+    let parsed: serde_json::Value = serde_json::from_str(&npm).expect("valid JSON");
+    assert!(
+        parsed["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .all(|e| e["ecosystem"] == "npm")
+    );
+
+    let (code, _, stderr) = run(&["knowledge", "no-such-package"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("no knowledge entries for `no-such-package`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn knowledge_check_accepts_a_valid_pack_and_lists_every_problem_of_a_bad_one() {
+    let (code, out, _) = run(&["knowledge", "check", "fixtures/knowledge/good-pack"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 entries, all valid"), "{out}");
+
+    let (code, out, _) = run(&["knowledge", "check", "fixtures/knowledge/bad-pack"]);
+    assert_eq!(code, 1, "{out}");
+    let file = "fixtures/knowledge/bad-pack/apis/npm/padkit.toml";
+    for expected in [
+        format!("{file}:2: [padkit] package has no entry in packages.toml"),
+        format!(
+            "{file}:5: [padkit-pad-left] since must be the first stable release, not a pre-release"
+        ),
+        format!("{file}:5: [padkit-pad-left] evidence is missing"),
+        format!("{file}:5: [padkit-pad-left] passes is missing"),
+        format!(
+            "{file}:19: [padkit-pad-right] example, read as javascript, does not fire the entry"
+        ),
+        format!("{file}:19: [padkit-pad-right] passes, read as javascript, fires the entry"),
+        format!("{file}:38: [react-dom-render] id is used by an entry of the built-in knowledge"),
+    ] {
+        assert!(out.contains(&expected), "no `{expected}` in\n{out}");
+    }
+
+    let (code, _, stderr) = run(&["knowledge", "check", "fixtures/knowledge/missing"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("cannot read the knowledge pack"),
+        "{stderr}"
+    );
+    let broken = tree(&[(
+        "apis/npm/x.toml",
+        "ecosystem = \"npm\"\npackage = \"x\"\n[[change]]\nid = 3\n",
+    )]);
+    let (code, _, stderr) = run(&["knowledge", "check", &broken.path().to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("apis/npm/x.toml:4:"), "{stderr}");
+}
+
+#[test]
+fn configured_packs_join_the_built_in_knowledge_for_check_and_audit() {
+    let pack = |path: &str| {
+        std::fs::read_to_string(root().join("fixtures/knowledge/good-pack").join(path))
+            .expect("fixture readable")
+    };
+    let skill = manifest(
+        "pad",
+        "Pads numbers.\n\n```javascript\nimport { padLeft } from 'padkit';\npadLeft('7', 3, '0');\n```\n",
+    );
+    let packages = pack("packages.toml");
+    let api = pack("apis/npm/padkit.toml");
+    let files = [
+        ("skillgate.toml", "knowledge = [\"team-rules\"]\n"),
+        (
+            "package.json",
+            "{ \"name\": \"app\", \"dependencies\": { \"padkit\": \"2.1.0\" } }\n",
+        ),
+        ("team-rules/packages.toml", packages.as_str()),
+        ("team-rules/apis/npm/padkit.toml", api.as_str()),
+        ("skills/pad/SKILL.md", skill.as_str()),
+    ];
+    let dir = tree(&files);
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["check", "skills/pad", "--repo", ".", "--format", "concise"],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("SG402") && out.contains("padLeft"), "{out}");
+    let (_, audit, err) = run_in(
+        dir.path(),
+        &["audit", "skills", "--repo", ".", "--format", "json"],
+    );
+    assert!(
+        audit.contains("padkit-pad-left") || audit.contains("padLeft"),
+        "{audit}{err}"
+    );
+
+    // Without the pack the same skill is clean of SG402.
+    let bare = tree(&[files[1], files[4]]);
+    let (_, out, _) = run_in(
+        bare.path(),
+        &["check", "skills/pad", "--repo", ".", "--format", "concise"],
+    );
+    assert!(!out.contains("SG402"), "{out}");
+
+    // A pack that does not validate stops the run with a pointer to `knowledge check`.
+    let broken = tree(&[
+        files[0],
+        files[1],
+        (
+            "team-rules/apis/npm/padkit.toml",
+            "ecosystem = \"npm\"\npackage = \"padkit\"\n",
+        ),
+        files[4],
+    ]);
+    let (code, _, err) = run_in(broken.path(), &["check", "skills/pad", "--repo", "."]);
+    assert_eq!(code, 2);
+    assert!(err.contains("skillgate knowledge check"), "{err}");
+}
+
+/// Marks around the generated coverage section of docs/knowledge.md.
+const COVERAGE_START: &str = "<!-- coverage: generated, do not edit -->\n";
+const COVERAGE_END: &str = "<!-- coverage end -->\n";
+
+#[test]
+fn knowledge_coverage_in_the_docs_is_fresh() {
+    let path = root().join("docs/knowledge.md");
+    let doc = std::fs::read_to_string(&path).expect("docs/knowledge.md readable");
+    let generated = skillgate::render::knowledge::coverage_markdown(knowledge());
+    let (before, rest) = doc
+        .split_once(COVERAGE_START)
+        .expect("docs/knowledge.md has the coverage start mark");
+    let (current, after) = rest
+        .split_once(COVERAGE_END)
+        .expect("docs/knowledge.md has the coverage end mark");
+    if std::env::var_os("SKILLGATE_BLESS").is_some() {
+        let fresh = format!("{before}{COVERAGE_START}{generated}{COVERAGE_END}{after}");
+        std::fs::write(&path, fresh).expect("docs/knowledge.md writable");
+    } else {
+        assert!(
+            current == generated,
+            "docs/knowledge.md coverage is stale; run SKILLGATE_BLESS=1 cargo test --test it knowledge_coverage"
+        );
+    }
 }
