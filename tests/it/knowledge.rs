@@ -62,7 +62,6 @@ const NOT_YET_REWORKED: &[&str] = &[
     "apis/npm/angular-core.toml",
     "apis/npm/eslint.toml",
     "apis/npm/jest.toml",
-    "apis/npm/next.toml",
     "apis/npm/tailwindcss.toml",
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
