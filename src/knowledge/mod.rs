@@ -77,6 +77,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/pypi/pydantic.toml",
     "apis/pypi/pytest.toml",
     "apis/pypi/sqlalchemy.toml",
+    "apis/runtime/node.toml",
     "apis/runtime/python.toml",
 ];
 

@@ -405,12 +405,12 @@ fn knowledge_lists_entries_by_ecosystem_package_or_prose_name() {
     );
     assert!(!table.contains("vue-"), "another package listed:\n{table}");
 
-    let (code, json, _) = run(&["knowledge", "CPython", "--format", "json"]);
+    let (code, json, _) = run(&["knowledge", "Node.js", "--format", "json"]);
     assert_eq!(code, 0);
     let parsed: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     let entries = parsed["entries"].as_array().expect("entries");
     assert!(!entries.is_empty());
-    assert!(entries.iter().all(|e| e["package"] == "python"), "{json}");
+    assert!(entries.iter().all(|e| e["package"] == "node"), "{json}");
 
     let (code, npm, _) = run(&["knowledge", "npm", "--format", "json"]);
     assert_eq!(code, 0);
