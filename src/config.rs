@@ -56,6 +56,10 @@ pub struct Config {
     /// The check-run conclusion `skillgate gate` posts for each outcome.
     #[serde(default)]
     pub gate: crate::github::Settings,
+    /// Knowledge packs added to the built-in knowledge, as folders; relative paths are
+    /// relative to the configuration file's folder.
+    #[serde(default)]
+    pub knowledge: Vec<PathBuf>,
 }
 
 /// When a run fails.
@@ -124,7 +128,14 @@ impl Config {
             path: path.to_owned(),
             source,
         })?;
-        Config::parse(&text, path)
+        let mut config = Config::parse(&text, path)?;
+        let base = path.parent().unwrap_or(Path::new(""));
+        for dir in &mut config.knowledge {
+            if dir.is_relative() {
+                *dir = base.join(&*dir);
+            }
+        }
+        Ok(config)
     }
 
     /// Parse configuration text; `path` is only used in errors.

@@ -113,6 +113,7 @@ mod tests {
             ecosystem,
             package: package.to_owned(),
             also: Vec::new(),
+            prose_only: None,
         }
     }
 

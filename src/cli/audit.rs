@@ -110,6 +110,7 @@ impl From<AuditFormatArg> for AuditFormat {
 /// Run `skillgate audit`.
 pub(super) fn run(args: &AuditArgs) -> Result<ExitCode, Error> {
     let config = load_config(args.config.as_deref(), args.repo.as_deref())?;
+    super::knowledge::install_configured(&config)?;
     let mut settings = config.lint();
     if !args.select.is_empty() {
         settings.selection.select = args.select.clone();

@@ -44,6 +44,9 @@ pub enum Error {
     /// Audit outputs that cannot be merged.
     #[error(transparent)]
     Merge(#[from] crate::audit::merge::MergeError),
+    /// A knowledge pack cannot be read or does not validate.
+    #[error(transparent)]
+    Knowledge(#[from] crate::knowledge::PackError),
     /// An argument is wrong in a way clap cannot see.
     #[error("{message}")]
     Usage {

@@ -101,6 +101,13 @@ enum Command {
     /// a usage, input or GitHub API error.
     #[command(after_long_help = gate::GATE_EXAMPLES)]
     Gate(Box<gate::GateArgs>),
+    /// List the API changes skillgate knows (id, kind, since, replacement, source), or
+    /// validate your own knowledge pack with `skillgate knowledge check DIR`.
+    ///
+    /// `knowledge = ["DIR"]` in skillgate.toml adds packs to the built-in knowledge for
+    /// `check` and `audit`; a pack that does not validate stops the run.
+    #[command(after_long_help = knowledge::KNOWLEDGE_EXAMPLES)]
+    Knowledge(knowledge::KnowledgeArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -272,6 +279,7 @@ mod eval_args;
 mod evaluate;
 mod fix;
 mod gate;
+mod knowledge;
 mod mine;
 
 fn parse_target(s: &str) -> Result<crate::targets::Target, String> {
@@ -316,6 +324,7 @@ pub fn main() -> ExitCode {
         Command::Audit(args) => audit::run(&args),
         Command::Merge(args) => audit::merge(&args),
         Command::Gate(args) => gate::run(&args),
+        Command::Knowledge(args) => knowledge::run(&args),
     };
     result.unwrap_or_else(|e| e.report())
 }
@@ -332,6 +341,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         None => None,
     };
     let config = load_config(args)?;
+    knowledge::install_configured(&config)?;
     let mut settings = config.lint();
     if !args.target.is_empty() {
         settings.targets = args.target.clone();

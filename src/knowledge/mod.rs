@@ -16,9 +16,11 @@ use serde::Deserialize;
 use crate::project::Ecosystem;
 use crate::skill::code::module_under;
 
+mod pack;
 mod validate;
 
-pub use validate::{Violation, example_mentions_pattern, validate};
+pub use pack::{Pack, PackError, PackProblem, check_pack, install_packs, load_pack};
+pub use validate::{Checks, Fires, Violation, example_mentions_pattern, validate};
 
 /// One embedded rule file: its path under `rules/` and its text.
 #[derive(Debug, Clone, Copy)]
@@ -88,6 +90,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/pypi/starlette.toml",
     "apis/runtime/go.toml",
     "apis/runtime/java.toml",
+    "apis/runtime/node.toml",
     "apis/runtime/python.toml",
 ];
 
@@ -107,6 +110,9 @@ pub struct PackageAlias {
     /// Other project packages whose version stands for this one; `*` globs allowed.
     #[serde(default)]
     pub also: Vec<String>,
+    /// Why the alias has no API file: it only resolves names in prose and version claims.
+    #[serde(default)]
+    pub prose_only: Option<String>,
 }
 
 impl PackageAlias {
@@ -408,22 +414,36 @@ pub struct Knowledge {
 impl Knowledge {
     /// Parses rule files; `files` must contain [`PACKAGES_FILE`] and `apis/**` files.
     pub fn parse(files: &[RuleFile]) -> Result<Self, KnowledgeError> {
+        Self::parse_texts(files.iter().map(|file| (file.path, file.text)))
+    }
+
+    /// Parses `(path, text)` pairs laid out as under `rules/`: [`PACKAGES_FILE`] is the
+    /// alias table, every other path an API file.
+    pub fn parse_texts<'a>(
+        files: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Self, KnowledgeError> {
         let mut knowledge = Self::default();
-        for file in files {
+        for (path, text) in files {
             let wrap = |source| KnowledgeError {
-                path: file.path.to_owned(),
+                path: path.to_owned(),
                 source,
             };
-            if file.path == PACKAGES_FILE {
-                let table: PackagesFile = toml::from_str(file.text).map_err(wrap)?;
+            if path == PACKAGES_FILE {
+                let table: PackagesFile = toml::from_str(text).map_err(wrap)?;
                 knowledge.packages.extend(table.packages);
             } else {
-                let mut api: ApiFile = toml::from_str(file.text).map_err(wrap)?;
-                api.path = file.path.to_owned();
+                let mut api: ApiFile = toml::from_str(text).map_err(wrap)?;
+                api.path = path.to_owned();
                 knowledge.apis.push(api);
             }
         }
         Ok(knowledge)
+    }
+
+    /// Adds another pack's aliases and API files after this one's.
+    pub fn extend(&mut self, other: Knowledge) {
+        self.packages.extend(other.packages);
+        self.apis.extend(other.apis);
     }
 
     /// Every change with the file it belongs to.
@@ -443,6 +463,26 @@ impl Knowledge {
             .iter()
             .filter(move |file| file.ecosystem == ecosystem && file.package == package)
             .flat_map(|file| file.changes.iter())
+    }
+
+    /// The changes a user asked for by ecosystem (`npm`), package (`react-dom`, `node`) or
+    /// prose name (`React`, `Node.js`), ignoring case; every change when `query` is `None`.
+    pub fn select<'a>(&'a self, query: Option<&str>) -> Vec<(&'a ApiFile, &'a ApiChange)> {
+        let Some(query) = query.map(str::trim) else {
+            return self.changes().collect();
+        };
+        let named: Vec<&PackageAlias> = self.aliases_named(query).collect();
+        self.apis
+            .iter()
+            .filter(|file| {
+                file.ecosystem.as_str().eq_ignore_ascii_case(query)
+                    || file.package.eq_ignore_ascii_case(query)
+                    || named.iter().any(|alias| {
+                        alias.ecosystem == file.ecosystem && alias.package == file.package
+                    })
+            })
+            .flat_map(|file| file.changes.iter().map(move |change| (file, change)))
+            .collect()
     }
 
     /// The change with this id.
@@ -474,15 +514,23 @@ impl Knowledge {
     }
 }
 
-/// The embedded knowledge, parsed on first use.
-pub fn knowledge() -> &'static Knowledge {
-    static KNOWLEDGE: OnceLock<Knowledge> = OnceLock::new();
-    KNOWLEDGE.get_or_init(|| match Knowledge::parse(RULE_FILES) {
+/// The knowledge every rule reads: the embedded files, plus packs installed before first use.
+static KNOWLEDGE: OnceLock<Knowledge> = OnceLock::new();
+
+/// The embedded knowledge alone, parsed on every call; [`knowledge`] keeps one copy.
+pub fn built_in() -> Knowledge {
+    match Knowledge::parse(RULE_FILES) {
         Ok(knowledge) => knowledge,
         // The files are compiled in and `tests::embedded_rules_parse` parses them, so this
         // arm cannot run in a tested build.
         Err(error) => unreachable!("embedded {error}"),
-    })
+    }
+}
+
+/// The knowledge in use: the embedded files, parsed on first use, plus any packs
+/// [`install_packs`] added before that.
+pub fn knowledge() -> &'static Knowledge {
+    KNOWLEDGE.get_or_init(built_in)
 }
 
 #[cfg(test)]

@@ -72,13 +72,57 @@ impl fmt::Display for Violation {
     }
 }
 
+/// Whether `text`, read as the entry's first language, fires the entry through the real
+/// matcher. The matcher lives in the lint layer, above this one, so callers pass it in.
+pub type Fires<'a> = &'a dyn Fn(&ApiFile, &ApiChange, &str) -> Result<bool, String>;
+
+/// What [`validate`] checks beyond the fields' forms.
+#[derive(Clone, Copy)]
+pub struct Checks<'a> {
+    /// Runs a snippet through the real matcher.
+    pub fires: Fires<'a>,
+    /// Knowledge the validated pack builds on (the embedded files, for a user's pack): its
+    /// aliases count as known and its ids as taken.
+    pub base: Option<&'a Knowledge>,
+    /// API files, by path, whose entries may still lack `evidence` and `passes`.
+    pub lenient: &'a [&'a str],
+}
+
+impl fmt::Debug for Checks<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Checks")
+            .field("base", &self.base.map(|base| base.apis.len()))
+            .field("lenient", &self.lenient)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Every violation in `knowledge`, in file order.
-pub fn validate(knowledge: &Knowledge) -> Vec<Violation> {
+pub fn validate(knowledge: &Knowledge, checks: &Checks<'_>) -> Vec<Violation> {
     let mut found = Vec::new();
-    validate_aliases(&knowledge.packages, &mut found);
+    let base_aliases = checks.base.map_or(&[][..], |base| base.packages.as_slice());
+    let known_aliases: Vec<PackageAlias> = base_aliases
+        .iter()
+        .chain(&knowledge.packages)
+        .cloned()
+        .collect();
+    let all_files: Vec<&ApiFile> = checks
+        .base
+        .into_iter()
+        .flat_map(|base| &base.apis)
+        .chain(&knowledge.apis)
+        .collect();
+    validate_aliases(&knowledge.packages, &all_files, &mut found);
+    let taken: HashSet<&str> = checks
+        .base
+        .into_iter()
+        .flat_map(Knowledge::changes)
+        .map(|(_, change)| change.id.as_str())
+        .collect();
     let mut ids = HashSet::new();
     for file in &knowledge.apis {
-        validate_file(file, &knowledge.packages, &mut found);
+        validate_file(file, &known_aliases, &mut found);
+        let strict = !checks.lenient.contains(&file.path.as_str());
         for change in &file.changes {
             let mut report = |problem: String| {
                 found.push(Violation {
@@ -90,7 +134,13 @@ pub fn validate(knowledge: &Knowledge) -> Vec<Violation> {
             if !ids.insert(change.id.as_str()) {
                 report("id is used by another entry".to_owned());
             }
+            if taken.contains(change.id.as_str()) {
+                report("id is used by an entry of the built-in knowledge".to_owned());
+            }
             for problem in change_problems(file, change) {
+                report(problem);
+            }
+            for problem in snippet_problems(file, change, checks.fires, strict) {
                 report(problem);
             }
         }
@@ -98,7 +148,67 @@ pub fn validate(knowledge: &Knowledge) -> Vec<Violation> {
     found
 }
 
-fn validate_aliases(aliases: &[PackageAlias], found: &mut Vec<Violation>) {
+/// Problems of an entry's `evidence`, `example` and `passes`: the quote is there and one
+/// sentence, the example fires through the real matcher, and `passes` does not.
+fn snippet_problems(
+    file: &ApiFile,
+    change: &ApiChange,
+    fires: Fires<'_>,
+    strict: bool,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    match change.evidence.as_deref() {
+        None if strict => problems.push(
+            "evidence is missing: quote the changelog or migration-guide sentence".to_owned(),
+        ),
+        Some(evidence) if !one_sentence(evidence) => {
+            problems.push("evidence must be one quoted sentence on one line".to_owned());
+        }
+        _ => {}
+    }
+    if example_mentions_pattern(&change.pattern, &change.example).is_ok() {
+        match fires(file, change, &change.example) {
+            Ok(true) => {}
+            Ok(false) => problems.push(format!(
+                "example, read as {}, does not fire the entry",
+                change.lang.first().map_or("?", String::as_str)
+            )),
+            Err(error) => problems.push(error),
+        }
+    }
+    match change.passes.as_deref() {
+        None if strict => problems.push(
+            "passes is missing: add a snippet with the replacement that must not fire".to_owned(),
+        ),
+        Some(passes) if passes.trim().is_empty() => {
+            problems.push("passes must be non-empty".to_owned());
+        }
+        Some(passes) => match fires(file, change, passes) {
+            Ok(false) => {}
+            Ok(true) => problems.push(format!(
+                "passes, read as {}, fires the entry",
+                change.lang.first().map_or("?", String::as_str)
+            )),
+            Err(error) => problems.push(error),
+        },
+        None => {}
+    }
+    problems
+}
+
+/// One line with at most one sentence: no full stop followed by another capitalised one.
+fn one_sentence(text: &str) -> bool {
+    let text = text.trim();
+    if !single_line(text) {
+        return false;
+    }
+    let bytes = text.as_bytes();
+    !bytes
+        .windows(3)
+        .any(|w| matches!(w[0], b'.' | b'!' | b'?') && w[1] == b' ' && w[2].is_ascii_uppercase())
+}
+
+fn validate_aliases(aliases: &[PackageAlias], files: &[&ApiFile], found: &mut Vec<Violation>) {
     let mut seen = HashSet::new();
     for alias in aliases {
         let mut report = |problem: &str| {
@@ -119,6 +229,19 @@ fn validate_aliases(aliases: &[PackageAlias], found: &mut Vec<Violation>) {
         }
         if alias.ecosystem == Ecosystem::Runtime && !RUNTIMES.contains(&alias.package.as_str()) {
             report("unknown runtime");
+        }
+        let backed = files
+            .iter()
+            .any(|file| file.ecosystem == alias.ecosystem && alias.covers(&file.package));
+        match alias.prose_only.as_deref() {
+            Some(reason) if reason.trim().is_empty() => {
+                report("prose_only must say why the alias has no API file");
+            }
+            Some(_) => {}
+            None if !backed => report(
+                "alias has no API file: add apis/<ecosystem>/<package>.toml or say `prose_only = \"why\"`",
+            ),
+            None => {}
         }
     }
 }
@@ -171,6 +294,10 @@ fn change_problems(file: &ApiFile, change: &ApiChange) -> Vec<String> {
         "since must be a dotted version (omitted only for actions)",
     );
     check(
+        !change.since.as_deref().is_some_and(is_pre_release),
+        "since must be the first stable release, not a pre-release",
+    );
+    check(
         is_official_url(&change.source),
         "source must be an https URL of an official page",
     );
@@ -205,9 +332,25 @@ fn single_line(text: &str) -> bool {
 
 fn since_ok(file: &ApiFile, change: &ApiChange) -> bool {
     match &change.since {
-        Some(since) => is_version(since),
+        Some(since) => is_version(since) || is_pre_release(since),
         None => file.ecosystem == Ecosystem::Actions,
     }
+}
+
+/// A version with a pre-release part: `20.0.0-rc.1`, `4.0.0-beta.3`, `2.0b1`, `3.13.0a2`.
+pub fn is_pre_release(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let Some(start) = lower.find(|c: char| !(c.is_ascii_digit() || c == '.')) else {
+        return false;
+    };
+    let (numbers, rest) = lower.split_at(start);
+    let tag = rest.trim_start_matches(['-', '.', '+']);
+    is_version(numbers.trim_end_matches('.'))
+        && [
+            "rc", "alpha", "beta", "a", "b", "pre", "next", "canary", "dev", "preview",
+        ]
+        .iter()
+        .any(|word| tag.starts_with(word))
 }
 
 /// `a-b-c`: lowercase ASCII letters and digits in dash-separated non-empty words.
@@ -357,6 +500,31 @@ mod tests {
         for bad in ["", "v1", "1.x", "1..2", "1.2.3.4.5", "3.12+"] {
             assert!(!is_version(bad), "{bad}");
         }
+    }
+
+    #[test]
+    fn pre_releases() {
+        for pre in [
+            "20.0.0-rc.1",
+            "4.0.0-beta.3",
+            "2.0b1",
+            "3.13.0a2",
+            "15.0.0-canary.1",
+        ] {
+            assert!(is_pre_release(pre), "{pre}");
+        }
+        for stable in ["20.0.0", "3.12", "v1", "1.x", ""] {
+            assert!(!is_pre_release(stable), "{stable}");
+        }
+    }
+
+    #[test]
+    fn one_sentence_quotes() {
+        assert!(one_sentence("The `del` method was removed."));
+        assert!(one_sentence("Use e.g. the new API in v5.0 instead."));
+        assert!(!one_sentence("It was removed. Use the other one."));
+        assert!(!one_sentence("two\nlines"));
+        assert!(!one_sentence(" "));
     }
 
     #[test]

@@ -26,7 +26,7 @@ use crate::skill::{Skill, SourceFile};
 pub use fit::{Fit, StackFit};
 pub use settings::{FrontmatterPolicy, Limits, Selection, Settings};
 
-pub use rules::{ApiHit, ApiMatcher, PatternError, RULES};
+pub use rules::{ApiHit, ApiMatcher, PatternError, RULES, snippet_fires};
 
 /// A rule family, by the hundreds digit of its code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

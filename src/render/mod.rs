@@ -6,6 +6,7 @@ mod github;
 pub mod html;
 mod human;
 pub mod json;
+pub mod knowledge;
 mod markdown;
 pub(crate) mod sarif;
 pub mod verdict_text;

@@ -3,13 +3,11 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use skillgate::knowledge::{
-    ApiChange, ApiFile, Knowledge, Pattern, RULE_FILES, example_mentions_pattern, knowledge,
-    validate,
-};
-use skillgate::lint::ApiMatcher;
+use skillgate::knowledge::{Checks, Knowledge, Pattern, RULE_FILES, knowledge, validate};
+use skillgate::lint::snippet_fires;
 use skillgate::project::Ecosystem;
-use skillgate::skill::code::{CodeSnippet, extract_facts};
+
+use super::support::{manifest, root, run, run_in, tree};
 
 /// Paths of every `.toml` file under `dir`, relative to it, with `/` separators.
 fn toml_files_under(dir: &Path) -> BTreeSet<String> {
@@ -45,9 +43,52 @@ fn embedded_list_matches_rules_directory() {
     assert!(stale.is_empty(), "remove from RULE_FILES: {stale:?}");
 }
 
+/// API files whose entries are still being re-verified against the releases that shipped
+/// them and may lack `evidence` and `passes` until then. Temporary: every other file is held
+/// to the full standard, and once this list is empty it goes and `STRICT` is all there is.
+const NOT_YET_REWORKED: &[&str] = &[
+    "apis/actions/actions-cache.toml",
+    "apis/actions/actions-checkout.toml",
+    "apis/actions/actions-download-artifact.toml",
+    "apis/actions/actions-setup-node.toml",
+    "apis/actions/actions-setup-python.toml",
+    "apis/actions/actions-upload-artifact.toml",
+    "apis/actions/workflow-commands.toml",
+    "apis/cargo/tokio.toml",
+    "apis/kubernetes/kubernetes.toml",
+    "apis/maven/junit.toml",
+    "apis/maven/spring-boot.toml",
+    "apis/maven/spring-security.toml",
+    "apis/npm/angular-core.toml",
+    "apis/npm/eslint.toml",
+    "apis/npm/jest.toml",
+    "apis/npm/tailwindcss.toml",
+    "apis/npm/vite.toml",
+    "apis/npm/vue.toml",
+    "apis/pypi/django.toml",
+    "apis/pypi/flask.toml",
+    "apis/pypi/numpy.toml",
+    "apis/pypi/pandas.toml",
+    "apis/pypi/pydantic.toml",
+    "apis/pypi/pytest.toml",
+    "apis/pypi/sqlalchemy.toml",
+    "apis/runtime/python.toml",
+];
+
+/// The validator as users run it, with the real matcher.
+const STRICT: Checks<'static> = Checks {
+    fires: &snippet_fires,
+    base: None,
+    lenient: &[],
+};
+
 #[test]
 fn every_entry_validates() {
-    let violations = validate(knowledge());
+    let checks = Checks {
+        lenient: NOT_YET_REWORKED,
+        ..STRICT
+    };
+    let violations = validate(knowledge(), &checks);
     let report: Vec<String> = violations.iter().map(ToString::to_string).collect();
     assert!(
         report.is_empty(),
@@ -57,67 +98,14 @@ fn every_entry_validates() {
     );
 }
 
-/// Whether `text`, read as the entry's `lang[0]`, fires the entry through the real matcher.
-fn fires(file: &ApiFile, change: &ApiChange, text: &str) -> Result<bool, String> {
-    let snippet = CodeSnippet {
-        lang: change.lang.first().map(String::as_str),
-        text,
-        offset: 0,
-    };
-    let facts = extract_facts(&[snippet]);
-    let matcher = ApiMatcher::new([(file, change)]).map_err(|e| e.to_string())?;
-    let hits = matcher.pattern_hits(&facts[0]);
-    Ok(hits.iter().any(|h| h.change_id == change.id))
-}
-
-/// Whether the entry's own example fires it through the real matcher, read as `lang[0]`.
-fn example_fires(file: &ApiFile, change: &ApiChange) -> Result<(), String> {
-    example_mentions_pattern(&change.pattern, &change.example)?;
-    if fires(file, change, &change.example)? {
-        Ok(())
-    } else {
-        Err(format!(
-            "its example, read as {:?}, does not fire it",
-            change.lang.first()
-        ))
-    }
-}
-
 #[test]
-fn every_example_fires_its_entry() {
-    let failures: Vec<String> = knowledge()
-        .changes()
-        .filter_map(|(file, change)| {
-            example_fires(file, change)
-                .err()
-                .map(|why| format!("{}: {why}", change.id))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Whether the entry's `passes` snippet, read as `lang[0]`, stays silent.
-fn passes_stays_silent(file: &ApiFile, change: &ApiChange) -> Result<(), String> {
-    match &change.passes {
-        Some(passes) if fires(file, change, passes)? => Err(format!(
-            "its `passes` snippet, read as {:?}, fires it",
-            change.lang.first()
-        )),
-        _ => Ok(()),
+fn files_not_yet_reworked_exist() {
+    for path in NOT_YET_REWORKED {
+        assert!(
+            RULE_FILES.iter().any(|file| file.path == *path),
+            "{path} is gone; drop it from NOT_YET_REWORKED"
+        );
     }
-}
-
-#[test]
-fn every_passes_snippet_stays_silent() {
-    let failures: Vec<String> = knowledge()
-        .changes()
-        .filter_map(|(file, change)| {
-            passes_stays_silent(file, change)
-                .err()
-                .map(|why| format!("{}: {why}", change.id))
-        })
-        .collect();
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
@@ -251,7 +239,7 @@ example = "import x from 'react-dom';"
         },
     ];
     let parsed = Knowledge::parse(&files).expect("parses");
-    let problems: Vec<String> = validate(&parsed)
+    let problems: Vec<String> = validate(&parsed, &STRICT)
         .iter()
         .map(|v| v.problem.clone())
         .collect();
@@ -271,6 +259,301 @@ example = "import x from 'react-dom';"
         assert!(
             problems.iter().any(|p| p.contains(expected)),
             "no `{expected}` in {problems:#?}"
+        );
+    }
+}
+
+#[test]
+fn validator_rejects_unverified_entries() {
+    let packages = r#"
+[[package]]
+names = ["left-pad"]
+imports = ["left-pad"]
+ecosystem = "npm"
+package = "left-pad"
+
+[[package]]
+names = ["right-pad"]
+imports = ["right-pad"]
+ecosystem = "npm"
+package = "right-pad"
+
+[[package]]
+names = ["up-pad"]
+ecosystem = "npm"
+package = "up-pad"
+prose_only = "named in prose only"
+"#;
+    let api = r#"
+ecosystem = "npm"
+package = "left-pad"
+
+[[change]]
+id = "left-pad-pre-release"
+kind = "removed"
+since = "2.0.0-rc.1"
+summary = "pad() was removed"
+pattern = { import = "left-pad", name = "pad" }
+lang = ["javascript"]
+source = "https://example.org/changelog"
+checked = "2026-12-01"
+example = "import { pad } from 'left-pad';\npad('a', 3);"
+
+[[change]]
+id = "left-pad-silent-example"
+kind = "removed"
+since = "2.0.0"
+summary = "trim() was removed"
+pattern = { import = "left-pad", name = "trim" }
+lang = ["javascript"]
+source = "https://example.org/changelog"
+checked = "2026-12-01"
+evidence = "The trim function was removed."
+example = "// left-pad has no trim any more"
+passes = "import { pad } from 'left-pad';"
+
+[[change]]
+id = "left-pad-loud-passes"
+kind = "removed"
+since = "2.0.0"
+summary = "center() was removed"
+pattern = { import = "left-pad", name = "center" }
+lang = ["javascript"]
+source = "https://example.org/changelog"
+checked = "2026-12-01"
+evidence = "The center function was removed. Use pad instead."
+example = "import { center } from 'left-pad';\ncenter('a');"
+passes = "import { center } from 'left-pad';"
+"#;
+    let files = [("packages.toml", packages), ("apis/npm/left-pad.toml", api)];
+    let parsed = Knowledge::parse_texts(files).expect("parses");
+    let violations = validate(&parsed, &STRICT);
+    let problems_of = |entry: &str| -> Vec<&str> {
+        violations
+            .iter()
+            .filter(|v| v.entry == entry)
+            .map(|v| v.problem.as_str())
+            .collect()
+    };
+    let has = |entry: &str, text: &str| {
+        assert!(
+            problems_of(entry).iter().any(|p| p.contains(text)),
+            "no `{text}` for {entry} in {:#?}",
+            problems_of(entry)
+        );
+    };
+    has("left-pad-pre-release", "not a pre-release");
+    has("left-pad-pre-release", "evidence is missing");
+    has("left-pad-pre-release", "passes is missing");
+    has(
+        "left-pad-silent-example",
+        "example, read as javascript, does not fire the entry",
+    );
+    has(
+        "left-pad-loud-passes",
+        "passes, read as javascript, fires the entry",
+    );
+    has("left-pad-loud-passes", "one quoted sentence");
+    has("right-pad", "alias has no API file");
+    assert!(problems_of("up-pad").is_empty(), "{violations:#?}");
+    assert!(problems_of("left-pad").is_empty(), "{violations:#?}");
+
+    // An example that does not even name the module is caught before the matcher runs.
+    let unnamed = api.replace(
+        "example = \"// left-pad has no trim any more\"",
+        "example = \"trim('a');\"",
+    );
+    let parsed = Knowledge::parse_texts([
+        ("packages.toml", packages),
+        ("apis/npm/left-pad.toml", unnamed.as_str()),
+    ])
+    .expect("parses");
+    let violations = validate(&parsed, &STRICT);
+    assert!(
+        violations
+            .iter()
+            .any(|v| v.entry == "left-pad-silent-example"
+                && v.problem == "example does not mention `left-pad`"),
+        "{violations:#?}"
+    );
+
+    // The temporary per-file leniency waives only the two missing fields.
+    let lenient = Checks {
+        lenient: &["apis/npm/left-pad.toml"],
+        ..STRICT
+    };
+    let parsed = Knowledge::parse_texts(files).expect("parses");
+    let violations = validate(&parsed, &lenient);
+    assert!(!violations.iter().any(|v| v.problem.contains("is missing")));
+    assert!(violations.iter().any(|v| v.problem.contains("pre-release")));
+}
+
+#[test]
+fn knowledge_lists_entries_by_ecosystem_package_or_prose_name() {
+    let (code, table, _) = run(&["knowledge", "react-dom"]);
+    assert_eq!(code, 0);
+    let header = table.lines().next().unwrap_or_default();
+    for column in ["ID", "KIND", "SINCE", "PACKAGE", "REPLACEMENT", "SOURCE"] {
+        assert!(header.contains(column), "{header}");
+    }
+    assert!(
+        table
+            .lines()
+            .any(|line| line.starts_with("react-dom-render ")
+                && line.contains("removed")
+                && line.contains("19.0.0"))
+    );
+    assert!(!table.contains("vue-"), "another package listed:\n{table}");
+
+    let (code, json, _) = run(&["knowledge", "Node.js", "--format", "json"]);
+    assert_eq!(code, 0);
+    let parsed: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let entries = parsed["entries"].as_array().expect("entries");
+    assert!(!entries.is_empty());
+    assert!(entries.iter().all(|e| e["package"] == "node"), "{json}");
+
+    let (code, npm, _) = run(&["knowledge", "npm", "--format", "json"]);
+    assert_eq!(code, 0);
+    let parsed: serde_json::Value = serde_json::from_str(&npm).expect("valid JSON");
+    assert!(
+        parsed["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .all(|e| e["ecosystem"] == "npm")
+    );
+
+    let (code, _, stderr) = run(&["knowledge", "no-such-package"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("no knowledge entries for `no-such-package`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn knowledge_check_accepts_a_valid_pack_and_lists_every_problem_of_a_bad_one() {
+    let (code, out, _) = run(&["knowledge", "check", "fixtures/knowledge/good-pack"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 entries, all valid"), "{out}");
+
+    let (code, out, _) = run(&["knowledge", "check", "fixtures/knowledge/bad-pack"]);
+    assert_eq!(code, 1, "{out}");
+    let file = "fixtures/knowledge/bad-pack/apis/npm/padkit.toml";
+    for expected in [
+        format!("{file}:2: [padkit] package has no entry in packages.toml"),
+        format!(
+            "{file}:5: [padkit-pad-left] since must be the first stable release, not a pre-release"
+        ),
+        format!("{file}:5: [padkit-pad-left] evidence is missing"),
+        format!("{file}:5: [padkit-pad-left] passes is missing"),
+        format!(
+            "{file}:19: [padkit-pad-right] example, read as javascript, does not fire the entry"
+        ),
+        format!("{file}:19: [padkit-pad-right] passes, read as javascript, fires the entry"),
+        format!("{file}:38: [react-dom-render] id is used by an entry of the built-in knowledge"),
+    ] {
+        assert!(out.contains(&expected), "no `{expected}` in\n{out}");
+    }
+
+    let (code, _, stderr) = run(&["knowledge", "check", "fixtures/knowledge/missing"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("cannot read the knowledge pack"),
+        "{stderr}"
+    );
+    let broken = tree(&[(
+        "apis/npm/x.toml",
+        "ecosystem = \"npm\"\npackage = \"x\"\n[[change]]\nid = 3\n",
+    )]);
+    let (code, _, stderr) = run(&["knowledge", "check", &broken.path().to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("apis/npm/x.toml:4:"), "{stderr}");
+}
+
+#[test]
+fn configured_packs_join_the_built_in_knowledge_for_check_and_audit() {
+    let pack = |path: &str| {
+        std::fs::read_to_string(root().join("fixtures/knowledge/good-pack").join(path))
+            .expect("fixture readable")
+    };
+    let skill = manifest(
+        "pad",
+        "Pads numbers.\n\n```javascript\nimport { padLeft } from 'padkit';\npadLeft('7', 3, '0');\n```\n",
+    );
+    let packages = pack("packages.toml");
+    let api = pack("apis/npm/padkit.toml");
+    let files = [
+        ("skillgate.toml", "knowledge = [\"team-rules\"]\n"),
+        (
+            "package.json",
+            "{ \"name\": \"app\", \"dependencies\": { \"padkit\": \"2.1.0\" } }\n",
+        ),
+        ("team-rules/packages.toml", packages.as_str()),
+        ("team-rules/apis/npm/padkit.toml", api.as_str()),
+        ("skills/pad/SKILL.md", skill.as_str()),
+    ];
+    let dir = tree(&files);
+    let (code, out, err) = run_in(
+        dir.path(),
+        &["check", "skills/pad", "--repo", ".", "--format", "concise"],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("SG402") && out.contains("padLeft"), "{out}");
+    let (_, audit, err) = run_in(
+        dir.path(),
+        &["audit", "skills", "--repo", ".", "--format", "json"],
+    );
+    assert!(
+        audit.contains("padkit-pad-left") || audit.contains("padLeft"),
+        "{audit}{err}"
+    );
+
+    // Without the pack the same skill is clean of SG402.
+    let bare = tree(&[files[1], files[4]]);
+    let (_, out, _) = run_in(
+        bare.path(),
+        &["check", "skills/pad", "--repo", ".", "--format", "concise"],
+    );
+    assert!(!out.contains("SG402"), "{out}");
+
+    // A pack that does not validate stops the run with a pointer to `knowledge check`.
+    let broken = tree(&[
+        files[0],
+        files[1],
+        (
+            "team-rules/apis/npm/padkit.toml",
+            "ecosystem = \"npm\"\npackage = \"padkit\"\n",
+        ),
+        files[4],
+    ]);
+    let (code, _, err) = run_in(broken.path(), &["check", "skills/pad", "--repo", "."]);
+    assert_eq!(code, 2);
+    assert!(err.contains("skillgate knowledge check"), "{err}");
+}
+
+/// Marks around the generated coverage section of docs/knowledge.md.
+const COVERAGE_START: &str = "<!-- coverage: generated, do not edit -->\n";
+const COVERAGE_END: &str = "<!-- coverage end -->\n";
+
+#[test]
+fn knowledge_coverage_in_the_docs_is_fresh() {
+    let path = root().join("docs/knowledge.md");
+    let doc = std::fs::read_to_string(&path).expect("docs/knowledge.md readable");
+    let generated = skillgate::render::knowledge::coverage_markdown(knowledge());
+    let (before, rest) = doc
+        .split_once(COVERAGE_START)
+        .expect("docs/knowledge.md has the coverage start mark");
+    let (current, after) = rest
+        .split_once(COVERAGE_END)
+        .expect("docs/knowledge.md has the coverage end mark");
+    if std::env::var_os("SKILLGATE_BLESS").is_some() {
+        let fresh = format!("{before}{COVERAGE_START}{generated}{COVERAGE_END}{after}");
+        std::fs::write(&path, fresh).expect("docs/knowledge.md writable");
+    } else {
+        assert!(
+            current == generated,
+            "docs/knowledge.md coverage is stale; run SKILLGATE_BLESS=1 cargo test --test it knowledge_coverage"
         );
     }
 }

@@ -12,7 +12,7 @@ use std::ops::Range;
 
 use regex::Regex;
 
-pub use self::project::{ApiHit, ApiMatcher, PatternError};
+pub use self::project::{ApiHit, ApiMatcher, PatternError, snippet_fires};
 use super::Rule;
 use crate::skill::{Skill, quoted};
 

@@ -25,7 +25,7 @@ mod runtime_conflict;
 mod tools;
 mod version_conflict;
 
-pub use self::removed_api::{ApiHit, ApiMatcher, PatternError, REMOVED_API};
+pub use self::removed_api::{ApiHit, ApiMatcher, PatternError, REMOVED_API, snippet_fires};
 pub use self::runtime_conflict::RUNTIME_CONFLICT;
 pub use self::version_conflict::VERSION_CONFLICT;
 

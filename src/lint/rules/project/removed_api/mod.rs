@@ -8,10 +8,11 @@ use std::sync::LazyLock;
 pub use self::matcher::{ApiHit, ApiMatcher, PatternError, keep_strongest};
 use super::{file_line, located, project_version, range, runtime_of};
 use crate::finding::Severity;
-use crate::knowledge::{ChangeKind, knowledge};
+use crate::knowledge::{ApiChange, ApiFile, ChangeKind, knowledge};
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Release};
 use crate::project::{Ecosystem, Located, Project, RuntimeKind};
+use crate::skill::code::{CodeSnippet, extract_facts};
 
 /// SG402.
 pub const REMOVED_API: Rule = Rule {
@@ -60,6 +61,25 @@ static API_MATCHER: LazyLock<Option<ApiMatcher<'static>>> = LazyLock::new(|| {
         .filter(|(_, change)| change.kind != ChangeKind::Added);
     ApiMatcher::new(gone).ok()
 });
+
+/// Whether `text`, read as the change's first language, fires the change through the real
+/// matcher, whatever the project's versions: the check the knowledge validator runs on each
+/// entry's `example` (must fire) and `passes` (must not).
+pub fn snippet_fires(file: &ApiFile, change: &ApiChange, text: &str) -> Result<bool, String> {
+    let snippet = CodeSnippet {
+        lang: change.lang.first().map(String::as_str),
+        text,
+        offset: 0,
+    };
+    let facts = extract_facts(&[snippet]);
+    let matcher = ApiMatcher::new([(file, change)]).map_err(|e| e.to_string())?;
+    Ok(facts.iter().any(|facts| {
+        matcher
+            .pattern_hits(facts)
+            .iter()
+            .any(|hit| hit.change_id == change.id)
+    }))
+}
 
 /// The lowest version a constraint admits, when it is a plain lower bound (`^19.0.0`,
 /// `>=2.0,<3`, `~=1.4`, `v1.9.1`); a change since `X` applies to every admitted version

@@ -1,0 +1,224 @@
+//! Knowledge packs: folders laid out like `rules/` (an optional `packages.toml` and
+//! `apis/<ecosystem>/<package>.toml` files) that a user or a marketplace ships and
+//! `skillgate.toml` adds to the embedded knowledge with `knowledge = ["DIR"]`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use super::{Checks, KNOWLEDGE, Knowledge, PACKAGES_FILE, Violation, built_in, validate};
+
+/// A pack read from disk: its files' texts and what they parse to.
+#[derive(Debug, Clone)]
+pub struct Pack {
+    /// The folder given.
+    pub root: PathBuf,
+    /// The parsed aliases and API files; paths are relative to `root`.
+    pub knowledge: Knowledge,
+    /// `(path under root, text)` of every file read, for line numbers in problems.
+    texts: Vec<(String, String)>,
+}
+
+/// A pack that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum PackError {
+    /// A folder or file cannot be read.
+    #[error("{}: cannot read the knowledge pack: {source}", path.display())]
+    Io {
+        /// The folder or file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The folder holds neither `packages.toml` nor `apis/<ecosystem>/*.toml`.
+    #[error(
+        "{}: not a knowledge pack: expected packages.toml or apis/<ecosystem>/<package>.toml",
+        path.display()
+    )]
+    Empty {
+        /// The folder.
+        path: PathBuf,
+    },
+    /// A file is not valid TOML or not an alias table or API file.
+    #[error("{}:{line}: {message}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// The pack parses but its entries do not validate.
+    #[error(
+        "{}: {} problem(s) in the knowledge pack, the first: {}; run `skillgate knowledge check {}` for all",
+        root.display(),
+        problems.len(),
+        problems.first().map(ToString::to_string).unwrap_or_default(),
+        root.display()
+    )]
+    Problems {
+        /// The pack's folder.
+        root: PathBuf,
+        /// Every problem found.
+        problems: Vec<PackProblem>,
+    },
+    /// Packs were added after the knowledge was first read.
+    #[error("knowledge packs must be added before the knowledge is first used")]
+    InUse,
+}
+
+/// One problem in a pack, with the file and line it is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackProblem {
+    /// The file, under the pack's folder.
+    pub file: PathBuf,
+    /// 1-based line of the entry, when it can be found.
+    pub line: Option<usize>,
+    /// The entry and what is wrong.
+    pub violation: Violation,
+}
+
+impl fmt::Display for PackProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        write!(f, ": [{}] {}", self.violation.entry, self.violation.problem)
+    }
+}
+
+/// Reads and parses the pack in `dir`; every file must parse.
+pub fn load_pack(dir: &Path) -> Result<Pack, PackError> {
+    let io = |path: &Path| {
+        let path = path.to_owned();
+        move |source| PackError::Io { path, source }
+    };
+    let mut paths = Vec::new();
+    if dir.join(PACKAGES_FILE).is_file() {
+        paths.push(PACKAGES_FILE.to_owned());
+    }
+    let apis = dir.join("apis");
+    if !dir.is_dir() {
+        return Err(PackError::Io {
+            path: dir.to_owned(),
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+        });
+    }
+    if apis.is_dir() {
+        let mut found = Vec::new();
+        let mut pending = vec![apis];
+        while let Some(current) = pending.pop() {
+            for entry in std::fs::read_dir(&current).map_err(io(&current))? {
+                let path = entry.map_err(io(&current))?.path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else if path.extension().is_some_and(|ext| ext == "toml") {
+                    let relative = path.strip_prefix(dir).unwrap_or(&path);
+                    found.push(relative.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
+        found.sort();
+        paths.extend(found);
+    }
+    if paths.is_empty() {
+        return Err(PackError::Empty {
+            path: dir.to_owned(),
+        });
+    }
+    let mut texts = Vec::new();
+    let mut knowledge = Knowledge::default();
+    for path in paths {
+        let full = dir.join(&path);
+        let text = std::fs::read_to_string(&full).map_err(io(&full))?;
+        let parsed = Knowledge::parse_texts([(path.as_str(), text.as_str())]).map_err(|e| {
+            let offset = e.source.span().map_or(0, |span| span.start);
+            PackError::Invalid {
+                path: full.clone(),
+                line: text[..offset.min(text.len())].matches('\n').count() + 1,
+                message: e.source.message().trim().to_owned(),
+            }
+        })?;
+        knowledge.extend(parsed);
+        texts.push((path, text));
+    }
+    Ok(Pack {
+        root: dir.to_owned(),
+        knowledge,
+        texts,
+    })
+}
+
+/// Every problem of `pack`, validated on top of the embedded knowledge with `checks`
+/// (whose `base` is replaced by the embedded knowledge).
+pub fn check_pack(pack: &Pack, checks: &Checks<'_>) -> Vec<PackProblem> {
+    let base = built_in();
+    let checks = Checks {
+        base: Some(&base),
+        ..*checks
+    };
+    validate(&pack.knowledge, &checks)
+        .into_iter()
+        .map(|violation| {
+            let text = pack
+                .texts
+                .iter()
+                .find(|(path, _)| *path == violation.path)
+                .map(|(_, text)| text.as_str());
+            let key = if violation.path == PACKAGES_FILE {
+                "package"
+            } else {
+                "id"
+            };
+            PackProblem {
+                file: pack.root.join(&violation.path),
+                line: text.and_then(|text| line_of(text, key, &violation.entry)),
+                violation,
+            }
+        })
+        .collect()
+}
+
+/// The 1-based line of `key = "value"` in `text`, or of `package = "value"` at the top
+/// of an API file.
+fn line_of(text: &str, key: &str, value: &str) -> Option<usize> {
+    let quoted = format!("\"{value}\"");
+    let at = |key: &str| {
+        text.lines().position(|line| {
+            let line = line.trim_start();
+            line.strip_prefix(key)
+                .map(str::trim_start)
+                .and_then(|rest| rest.strip_prefix('='))
+                .is_some_and(|rest| rest.trim() == quoted)
+        })
+    };
+    at(key).or_else(|| at("package")).map(|index| index + 1)
+}
+
+/// Makes the knowledge every rule reads the embedded files plus `packs`, in order. Must run
+/// before anything reads the knowledge; each pack should have passed [`check_pack`].
+pub fn install_packs(packs: Vec<Pack>) -> Result<(), PackError> {
+    if packs.is_empty() {
+        return Ok(());
+    }
+    let mut knowledge = built_in();
+    for pack in packs {
+        knowledge.extend(pack.knowledge);
+    }
+    KNOWLEDGE.set(knowledge).map_err(|_| PackError::InUse)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_of_finds_ids_and_packages() {
+        let text =
+            "ecosystem = \"npm\"\npackage = \"left-pad\"\n\n[[change]]\nid = \"left-pad-x\"\n";
+        assert_eq!(line_of(text, "id", "left-pad-x"), Some(5));
+        assert_eq!(line_of(text, "id", "left-pad"), Some(2));
+        assert_eq!(line_of(text, "id", "other"), None);
+    }
+}
