@@ -34,8 +34,12 @@ pub struct Client {
     pub name: &'static str,
     /// Frontmatter keys it documents beyond the specification's.
     pub keys: &'static [&'static str],
-    /// The longest `description` it accepts, in characters.
+    /// The longest `description` it reads in full, in characters.
     pub description_chars: usize,
+    /// The most lines it wants in SKILL.md.
+    pub body_lines: usize,
+    /// The most tokens of a SKILL.md body it keeps.
+    pub body_tokens: usize,
     /// Placeholders it expands to the skill's folder (or its plugin's root) in paths.
     pub placeholders: &'static [&'static str],
     /// Folders it discovers skills in (`~` is the user's home).
@@ -52,6 +56,17 @@ pub const SPEC_KEYS: &[&str] = &[
     "allowed-tools",
 ];
 
+/// Every placeholder for the skill folder (or a plugin's root) that some client expands or
+/// that published packs write; the resolver expands those of the chosen targets.
+pub const KNOWN_PLACEHOLDERS: &[&str] = &[
+    "${CLAUDE_SKILL_DIR}",
+    "$CLAUDE_SKILL_DIR",
+    "${CLAUDE_PLUGIN_ROOT}",
+    "$CLAUDE_PLUGIN_ROOT",
+    "{baseDir}",
+    "${baseDir}",
+];
+
 /// Every client, in the order of [`Target`].
 pub static CLIENTS: &[Client] = &[
     Client {
@@ -60,7 +75,10 @@ pub static CLIENTS: &[Client] = &[
         name: "the Agent Skills specification",
         keys: &[],
         description_chars: 1024,
-        placeholders: &[],
+        body_lines: 500,
+        body_tokens: 5000,
+        // A skill written for no client in particular may be installed in any of them.
+        placeholders: KNOWN_PLACEHOLDERS,
         discovery: &[],
     },
     Client {
@@ -81,7 +99,11 @@ pub static CLIENTS: &[Client] = &[
             "paths",
             "shell",
         ],
-        description_chars: 1024,
+        // `description` and `when_to_use` together are cut at 1,536 in the skill listing.
+        description_chars: 1536,
+        body_lines: 500,
+        // After compaction a skill is re-attached up to 5,000 tokens.
+        body_tokens: 5000,
         placeholders: &["${CLAUDE_SKILL_DIR}", "${CLAUDE_PLUGIN_ROOT}"],
         discovery: &[".claude/skills/", "~/.claude/skills/", "<plugin>/skills/"],
     },
@@ -91,6 +113,8 @@ pub static CLIENTS: &[Client] = &[
         name: "Codex",
         keys: &[],
         description_chars: 1024,
+        body_lines: 500,
+        body_tokens: 5000,
         placeholders: &[],
         discovery: &[".agents/skills/", "~/.agents/skills/"],
     },
@@ -100,6 +124,8 @@ pub static CLIENTS: &[Client] = &[
         name: "Cursor",
         keys: &["disable-model-invocation"],
         description_chars: 1024,
+        body_lines: 500,
+        body_tokens: 5000,
         placeholders: &[],
         discovery: &[
             ".cursor/skills/",
@@ -116,6 +142,8 @@ pub static CLIENTS: &[Client] = &[
         name: "GitHub Copilot",
         keys: &[],
         description_chars: 1024,
+        body_lines: 500,
+        body_tokens: 5000,
         placeholders: &[],
         discovery: &[
             ".github/skills/",
@@ -227,13 +255,97 @@ pub fn parse_list(s: &str) -> Result<Vec<Target>, String> {
     Ok(out)
 }
 
-/// The smallest `description` limit among `targets`.
-pub fn description_chars(targets: &[Target]) -> usize {
+/// A limit in force and the clients that set it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Strictest {
+    /// The smallest value among the targets.
+    pub value: usize,
+    /// Every target whose value it is, in the order of [`Target`].
+    pub clients: Vec<&'static Client>,
+}
+
+impl Strictest {
+    /// The clients as prose: "Codex and Cursor".
+    pub fn names(&self) -> String {
+        names(&self.clients)
+    }
+}
+
+/// The strictest of `targets` by `limit` (every client when `targets` is empty).
+pub fn strictest(targets: &[Target], limit: fn(&Client) -> usize) -> Strictest {
+    let targets = if targets.is_empty() {
+        Target::ALL
+    } else {
+        targets
+    };
+    let value = targets
+        .iter()
+        .map(|t| limit(t.client()))
+        .min()
+        .unwrap_or_else(|| limit(Target::Generic.client()));
+    let mut clients: Vec<&'static Client> = targets
+        .iter()
+        .map(|t| t.client())
+        .filter(|c| limit(c) == value)
+        .collect();
+    clients.sort_by_key(|c| c.target);
+    clients.dedup_by_key(|c| c.target);
+    Strictest { value, clients }
+}
+
+/// The placeholders `targets` expand, in [`KNOWN_PLACEHOLDERS`] order.
+pub fn placeholders(targets: &[Target]) -> Vec<&'static str> {
+    KNOWN_PLACEHOLDERS
+        .iter()
+        .copied()
+        .filter(|p| targets.iter().any(|t| t.client().placeholders.contains(p)))
+        .collect()
+}
+
+/// The clients that expand `placeholder`, when it is a known one.
+pub fn expanded_by(placeholder: &str) -> Vec<&'static Client> {
+    CLIENTS
+        .iter()
+        .filter(|c| c.target != Target::Generic && c.placeholders.contains(&placeholder))
+        .collect()
+}
+
+/// Whether `rel` (a skill folder's path relative to a repository's root, `/`-separated)
+/// lies where one of `targets` discovers skills: a project folder such as
+/// `.claude/skills/<name>`, or a plugin's `skills/<name>`. The clients that would find it.
+pub fn discovering(rel: &str, targets: &[Target]) -> Vec<&'static Client> {
+    let parent = rel
+        .trim_end_matches('/')
+        .rsplit_once('/')
+        .map_or("", |(p, _)| p);
+    let parent = format!("{parent}/");
     targets
         .iter()
-        .map(|t| t.client().description_chars)
-        .min()
-        .unwrap_or(1024)
+        .map(|t| t.client())
+        .filter(|c| {
+            c.discovery.iter().any(|d| {
+                if d.starts_with('~') {
+                    false
+                } else if let Some(rest) = d.strip_prefix("<plugin>/") {
+                    // A plugin keeps its skills in `skills/` at any depth of the repository.
+                    parent == rest || parent.ends_with(&format!("/{rest}"))
+                } else {
+                    // Clients also read nested project folders (`apps/web/.claude/skills/`).
+                    parent == *d || parent.ends_with(&format!("/{d}"))
+                }
+            })
+        })
+        .collect()
+}
+
+/// Client names as prose: "A", "A and B", "A, B and C".
+pub fn names(clients: &[&Client]) -> String {
+    let names: Vec<&str> = clients.iter().map(|c| c.name).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 #[cfg(test)]

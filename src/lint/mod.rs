@@ -186,7 +186,8 @@ impl<'a> Context<'a> {
 
     /// Every path the skill mentions, resolved once and shared by the structure rules.
     pub fn references(&self) -> &References {
-        self.references.get_or_init(|| References::of(self.skill))
+        self.references
+            .get_or_init(|| References::of(self.skill, &self.settings.placeholders()))
     }
 }
 

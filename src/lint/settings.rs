@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::RULES;
 use crate::finding::Severity;
-use crate::targets::Target;
+use crate::targets::{self, Client, Strictest, Target};
 
 /// Everything the rules and the rule runner read besides the skill and the project.
 #[derive(Debug, Clone, Default)]
@@ -32,6 +32,60 @@ impl Settings {
         } else {
             &self.targets
         }
+    }
+
+    /// The longest `description` in force: `limits.description-chars`, else the strictest
+    /// target's.
+    pub fn description_chars(&self) -> Limit {
+        self.limit(self.limits.description_chars, |c| c.description_chars)
+    }
+
+    /// The most SKILL.md lines in force: `limits.body-lines`, else the strictest target's.
+    pub fn body_lines(&self) -> Limit {
+        self.limit(self.limits.body_lines, |c| c.body_lines)
+    }
+
+    /// The body token budget in force: `limits.body-tokens`, else the strictest target's.
+    pub fn body_tokens(&self) -> Limit {
+        self.limit(self.limits.body_tokens, |c| c.body_tokens)
+    }
+
+    /// The placeholders for the skill folder that the targets expand in paths.
+    pub fn placeholders(&self) -> Vec<&'static str> {
+        targets::placeholders(self.targets())
+    }
+
+    fn limit(&self, configured: Option<usize>, of: fn(&Client) -> usize) -> Limit {
+        match configured {
+            Some(value) => Limit {
+                value,
+                source: None,
+            },
+            None => {
+                let Strictest { value, clients } = targets::strictest(self.targets(), of);
+                Limit {
+                    value,
+                    source: Some(targets::names(&clients)),
+                }
+            }
+        }
+    }
+}
+
+/// A limit a rule applies, and where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limit {
+    /// The value.
+    pub value: usize,
+    /// The targets that set it ("Codex and Cursor"); `None` when skillgate.toml sets it.
+    pub source: Option<String>,
+}
+
+impl Limit {
+    /// "the limit is 500 (Claude Code)" or "the limit is 500 (skillgate.toml)".
+    pub fn describe(&self, noun: &str) -> String {
+        let from = self.source.as_deref().unwrap_or("skillgate.toml");
+        format!("the {noun} is {} ({from})", self.value)
     }
 }
 
@@ -76,29 +130,29 @@ impl Selection {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case", default)]
 pub struct Limits {
-    /// Most o200k tokens a SKILL.md body should have.
-    pub body_tokens: usize,
-    /// Most lines a SKILL.md should have.
-    pub body_lines: usize,
+    /// Most o200k tokens a SKILL.md body should have (the targets' when unset).
+    pub body_tokens: Option<usize>,
+    /// Most lines a SKILL.md should have (the targets' when unset).
+    pub body_lines: Option<usize>,
     /// Highest share of body tokens in code blocks.
     pub code_share: f64,
     /// Most lines in one code block.
     pub code_block_lines: usize,
     /// Tokens above which a reference file needs a table of contents.
     pub reference_tokens: usize,
-    /// Longest `description`, in characters.
-    pub description_chars: usize,
+    /// Longest `description`, in characters (the targets' when unset).
+    pub description_chars: Option<usize>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            body_tokens: 5_000,
-            body_lines: 500,
+            body_tokens: None,
+            body_lines: None,
             code_share: 0.40,
             code_block_lines: 60,
             reference_tokens: 10_000,
-            description_chars: 1_024,
+            description_chars: None,
         }
     }
 }

@@ -10,16 +10,7 @@ use regex::Regex;
 
 use super::{Document, Skill, SourceFile, normalize_rel};
 
-/// Placeholders clients expand to the skill folder in paths, longest first. A plugin root is
-/// followed by `skills/<folder>/` when the path points into this skill.
-pub const PLACEHOLDERS: &[&str] = &[
-    "${CLAUDE_SKILL_DIR}",
-    "$CLAUDE_SKILL_DIR",
-    "${CLAUDE_PLUGIN_ROOT}",
-    "$CLAUDE_PLUGIN_ROOT",
-    "{baseDir}",
-    "${baseDir}",
-];
+use crate::targets::KNOWN_PLACEHOLDERS;
 
 /// A markdown document of the skill: SKILL.md or one of its markdown files.
 #[derive(Debug)]
@@ -95,8 +86,12 @@ pub struct Mention {
     pub written: String,
     /// How it is written.
     pub form: Form,
-    /// What it resolves to.
+    /// What it resolves to (with every known placeholder expanded, so that the files it
+    /// would name are not reported unreferenced as well).
     pub target: Target,
+    /// The known placeholder it starts with that none of the targets expands: for them the
+    /// path names nothing.
+    pub unexpanded: Option<&'static str>,
 }
 
 /// Every mention of every document, and how each file of the skill is reached.
@@ -133,12 +128,14 @@ static STEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9][A-Za-z0-9_-]*$").expect("valid regex"));
 
 impl References {
-    /// Collect and resolve every mention of `skill`, then walk from SKILL.md.
-    pub fn of(skill: &Skill) -> References {
+    /// Collect and resolve every mention of `skill`, then walk from SKILL.md. `placeholders`
+    /// are those the skill's targets expand to its folder (see `crate::targets`); a mention
+    /// that starts with another known placeholder says so in [`Mention::unexpanded`].
+    pub fn of(skill: &Skill, placeholders: &[&str]) -> References {
         let docs = docs(skill);
         let mut mentions = Vec::new();
         for (index, d) in docs.iter().enumerate() {
-            collect(skill, index, d, &mut mentions);
+            collect(skill, placeholders, index, d, &mut mentions);
         }
         let reach = walk(skill, &docs, &mentions);
         References { mentions, reach }
@@ -150,9 +147,21 @@ impl References {
     }
 }
 
-/// Strip a client placeholder that stands for the skill folder; `None` when there is none.
-pub fn strip_placeholder<'a>(skill: &Skill, path: &'a str) -> Option<&'a str> {
-    let (placeholder, rest) = PLACEHOLDERS
+/// The known placeholder `path` starts with that none of `placeholders` (the targets') is.
+pub fn unexpanded(path: &str, placeholders: &[&str]) -> Option<&'static str> {
+    KNOWN_PLACEHOLDERS
+        .iter()
+        .copied()
+        .find(|p| path.starts_with(p) && !placeholders.contains(p))
+}
+
+/// Strip one of `placeholders` that stands for the skill folder; `None` when there is none.
+pub fn strip_placeholder<'a>(
+    skill: &Skill,
+    placeholders: &[&str],
+    path: &'a str,
+) -> Option<&'a str> {
+    let (placeholder, rest) = placeholders
         .iter()
         .find_map(|p| path.strip_prefix(p).map(|rest| (*p, rest)))?;
     let rest = rest.trim_start_matches('/');
@@ -172,7 +181,7 @@ pub fn strip_placeholder<'a>(skill: &Skill, path: &'a str) -> Option<&'a str> {
 /// Paths are tried from the document's folder, then from the skill folder (authors write
 /// both).
 pub fn resolve(skill: &Skill, dir: &str, written: &str) -> Target {
-    let (path, anchored) = match strip_placeholder(skill, written) {
+    let (path, anchored) = match strip_placeholder(skill, KNOWN_PLACEHOLDERS, written) {
         Some(rest) => (rest, true),
         None => (written, false),
     };
@@ -300,11 +309,17 @@ fn candidate(token: &str) -> bool {
     (has_slash
         || has_ext
         || token.starts_with("./")
-        || PLACEHOLDERS.iter().any(|p| token.starts_with(p)))
+        || KNOWN_PLACEHOLDERS.iter().any(|p| token.starts_with(p)))
         && !core.contains("...")
 }
 
-fn collect(skill: &Skill, index: usize, d: &Doc<'_>, out: &mut Vec<Mention>) {
+fn collect(
+    skill: &Skill,
+    placeholders: &[&str],
+    index: usize,
+    d: &Doc<'_>,
+    out: &mut Vec<Mention>,
+) {
     let text = &d.source.text;
     let mut push = |span: Range<usize>, written: &str, form: Form, target: Target| {
         out.push(Mention {
@@ -313,6 +328,7 @@ fn collect(skill: &Skill, index: usize, d: &Doc<'_>, out: &mut Vec<Mention>) {
             written: written.to_owned(),
             form,
             target,
+            unexpanded: unexpanded(written, placeholders),
         });
     };
     for link in &d.doc.links {
@@ -320,7 +336,7 @@ fn collect(skill: &Skill, index: usize, d: &Doc<'_>, out: &mut Vec<Mention>) {
         if dest.is_empty() || dest.starts_with('#') {
             continue;
         }
-        let placeholder = strip_placeholder(skill, dest).is_some();
+        let placeholder = strip_placeholder(skill, KNOWN_PLACEHOLDERS, dest).is_some();
         if !placeholder && (dest.starts_with('/') || SCHEME.is_match(dest)) {
             continue;
         }

@@ -152,3 +152,118 @@ fn judged_shapes_give_the_findings_recorded_for_them() {
     }
     assert!(rows >= 20, "only {rows} rows read");
 }
+
+/// Concise findings of a skill under `fixtures/targets/` with extra arguments.
+fn targets_case(path: &str, extra: &[&str]) -> String {
+    let path = format!("fixtures/targets/{path}");
+    let mut args = vec![
+        "check",
+        path.as_str(),
+        "-f",
+        "concise",
+        "--fail-on",
+        "never",
+    ];
+    args.extend_from_slice(extra);
+    let (_, out, err) = run(&args);
+    assert!(err.is_empty(), "{path}: {err}");
+    finding_lines(&out).join("\n")
+}
+
+#[test]
+fn the_description_limit_is_the_strictest_targets_and_names_them() {
+    insta::assert_snapshot!(
+        "targets_description_default",
+        targets_case("description-1100", &[])
+    );
+    // Claude Code reads 1,536 characters: 1,131 pass, 1,659 do not.
+    assert_eq!(
+        targets_case("description-1100", &["--target", "claude-code"]),
+        ""
+    );
+    insta::assert_snapshot!(
+        "targets_description_claude_code",
+        targets_case("description-1600", &["--target", "claude-code"])
+    );
+    // With Codex among the targets its 1,024 wins again.
+    insta::assert_snapshot!(
+        "targets_description_claude_code_codex",
+        targets_case("description-1100", &["--target", "claude-code,codex"])
+    );
+}
+
+#[test]
+fn configured_limits_override_the_targets() {
+    let out = targets_case(
+        "description-1600",
+        &[
+            "--target",
+            "claude-code",
+            "--config",
+            "fixtures/targets/limits.toml",
+        ],
+    );
+    assert_eq!(out, "");
+    let out = targets_case(
+        "description-1100",
+        &["--config", "fixtures/targets/limits-low.toml"],
+    );
+    assert!(
+        out.contains("SG107 `description` has 1131 characters; the limit is 1000 (skillgate.toml)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn placeholders_are_those_the_targets_expand() {
+    insta::assert_snapshot!(
+        "targets_placeholders_codex",
+        concise_with("placeholders", &["--target", "codex"])
+    );
+    insta::assert_snapshot!(
+        "targets_placeholders_claude_code",
+        concise_with("placeholders", &["--target", "claude-code"])
+    );
+    assert_eq!(concise_with("placeholders", &["--target", "generic"]), "");
+}
+
+/// SG507 findings for a skill of the `fixtures/targets/repo` repository.
+fn discovery(skill: &str, extra: &[&str]) -> String {
+    let mut args = vec!["--repo", "fixtures/targets/repo", "--select", "SG507"];
+    args.extend_from_slice(extra);
+    targets_case(&format!("repo/{skill}"), &args)
+}
+
+#[test]
+fn a_skill_outside_every_targets_discovery_folders_gets_a_note() {
+    insta::assert_snapshot!(
+        "targets_discovery",
+        [
+            discovery("tools/loose-notes", &[]),
+            discovery("tools/loose-notes", &["--target", "copilot"]),
+            discovery(".claude/skills/claude-notes", &["--target", "codex"]),
+            discovery(
+                "plugins/notes-plugin/skills/plugin-notes",
+                &["--target", "cursor"]
+            ),
+        ]
+        .join("\n")
+    );
+    for (skill, target) in [
+        (".agents/skills/shared-notes", "codex,copilot"),
+        (".claude/skills/claude-notes", "claude-code,cursor,copilot"),
+        ("plugins/notes-plugin/skills/plugin-notes", "claude-code"),
+        ("tools/loose-notes", "generic"),
+    ] {
+        assert_eq!(
+            discovery(skill, &["--target", target]),
+            "",
+            "{skill} for {target}"
+        );
+    }
+    // Without a repository there is nothing to compare with.
+    assert_eq!(
+        targets_case("repo/tools/loose-notes", &["--select", "SG507"]),
+        ""
+    );
+}

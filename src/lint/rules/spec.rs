@@ -246,20 +246,26 @@ pub const DESCRIPTION_TOO_LONG: Rule = Rule {
     code: "SG107",
     name: "description-too-long",
     severity: Severity::Error,
-    summary: "`description` is longer than 1,024 characters",
-    what: "Limits `description` to 1,024 characters (configurable: `limits.description-chars`).",
+    summary: "`description` is longer than the targets read",
+    what: "Limits `description` to the strictest limit of the skill's targets (docs/targets.md): \
+           1,024 characters in the Agent Skills specification, which Codex, Cursor and GitHub \
+           Copilot follow; 1,536 in Claude Code, which cuts the listing there. The message \
+           names the targets that set it; `limits.description-chars` overrides it.",
     why: "Descriptions of every installed skill sit in the agent's context at all times.",
     fires: "---\nname: release-notes\ndescription: Drafts release notes from merged pull requests, grouped by label, with contributor credits and links. Use when preparing a release.\n---\n==> skillgate.toml <==\n[limits]\ndescription-chars = 80\n",
     passes: GOOD,
     check: |cx, out| {
         if let Some(d) = description(cx) {
             let len = d.value.chars().count();
-            let limit = cx.settings.limits.description_chars;
-            if len > limit {
+            let limit = cx.settings.description_chars();
+            if len > limit.value {
                 out.report(
                     &cx.skill.source,
                     d.span.clone(),
-                    format!("`description` has {len} characters; the limit is {limit}"),
+                    format!(
+                        "`description` has {len} characters; {}",
+                        limit.describe("limit")
+                    ),
                 )
                 .help("keep what it does and when to use it; move detail into the body");
             }

@@ -7,9 +7,11 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::finding::{Location, Severity};
+use crate::lint::Context;
 use crate::lint::Rule;
 use crate::skill::references::{Form, Target, docs, strip_placeholder};
 use crate::skill::{Skill, SkillFile};
+use crate::targets::{self, KNOWN_PLACEHOLDERS};
 
 /// Whether the last segment of `rel` has a file extension.
 fn has_extension(rel: &str) -> bool {
@@ -26,10 +28,11 @@ pub const BROKEN_LINK: Rule = Rule {
     severity: Severity::Error,
     summary: "A relative link points at a file that is not in the skill",
     what: "Resolves every relative link and image in SKILL.md and its markdown files against \
-           the document's folder, then the skill folder, after expanding the client \
-           placeholders for the skill folder (`{baseDir}`, `${CLAUDE_SKILL_DIR}`, \
-           `${CLAUDE_PLUGIN_ROOT}/skills/<name>`); flags targets that do not exist or lie \
-           outside the folder. A missing target without a file extension (a wiki page or a \
+           the document's folder, then the skill folder, after expanding the placeholders \
+           for the skill folder that the skill's targets expand (`${CLAUDE_SKILL_DIR}` and \
+           `${CLAUDE_PLUGIN_ROOT}/skills/<name>` for Claude Code; `{baseDir}` and every other \
+           known form for `generic`; docs/targets.md); flags targets that do not exist or lie \
+           outside the folder, and a placeholder none of the targets expands. A missing target without a file extension (a wiki page or a \
            route) is not a file and is left alone.",
     why: "An agent that follows a dead link wastes a turn and proceeds without the guidance \
           the author meant; a link outside the folder breaks once the skill is installed.",
@@ -43,6 +46,12 @@ pub const BROKEN_LINK: Rule = Rule {
             .iter()
             .filter(|m| m.form == Form::Link)
         {
+            if let Some(placeholder) = m.unexpanded {
+                let (message, help) = unexpanded_placeholder(cx, placeholder, &m.written);
+                out.report(docs[m.doc].source, m.span.clone(), message)
+                    .help(help);
+                continue;
+            }
             let message = match &m.target {
                 // A target without an extension that names nothing is a wiki page or a
                 // route (`internal-wiki/runbook`), not a file of the skill.
@@ -60,6 +69,27 @@ pub const BROKEN_LINK: Rule = Rule {
     },
 };
 
+/// A message and help for a path that starts with a placeholder no target expands.
+fn unexpanded_placeholder(cx: &Context<'_>, placeholder: &str, written: &str) -> (String, String) {
+    let by = targets::expanded_by(placeholder);
+    let chosen: Vec<_> = cx.settings.targets().iter().map(|t| t.client()).collect();
+    let message = format!(
+        "`{placeholder}` in `{written}` is not expanded by {}",
+        targets::names(&chosen)
+    );
+    let help = if by.is_empty() {
+        "write the path relative to the skill folder, or add `generic` to the targets".to_owned()
+    } else {
+        let ids: Vec<&str> = by.iter().map(|c| c.id).collect();
+        format!(
+            "{} expands it; add `{}` to the targets, or write the path relative to the skill folder",
+            targets::names(&by),
+            ids.join(",")
+        )
+    };
+    (message, help)
+}
+
 /// Folders whose missing files SG502 reports: the specification's bundled-file folders.
 const BUNDLED: &[&str] = &["scripts/", "references/", "assets/"];
 
@@ -76,8 +106,8 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
     severity: Severity::Warning,
     summary: "Prose or inline code names a bundled file that does not exist",
     what: "Finds paths under `scripts/`, `references/` and `assets/` named in prose or inline \
-           code (not in links, which SG501 checks), client placeholders expanded, and flags \
-           those missing from the folder. A line that gives the path as an illustration \
+           code (not in links, which SG501 checks), the targets' placeholders expanded, and \
+           flags those missing from the folder and those behind a placeholder no target expands. A line that gives the path as an illustration \
            (\"e.g.\", \"for example\", \"such as\", \"would be\", \"Good:\", a ✓ or ✗ mark) is not a reference.",
     why: "The agent will try to run or read the file and fail, often mid-task.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py` on each note.\n",
@@ -91,10 +121,11 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
             .iter()
             .filter(|m| m.form == Form::Path)
         {
-            if !matches!(m.target, Target::Missing(_)) {
+            if !matches!(m.target, Target::Missing(_)) && m.unexpanded.is_none() {
                 continue;
             }
-            let written = strip_placeholder(cx.skill, &m.written).unwrap_or(&m.written);
+            let written =
+                strip_placeholder(cx.skill, KNOWN_PLACEHOLDERS, &m.written).unwrap_or(&m.written);
             let bundled = BUNDLED
                 .iter()
                 .any(|b| written.trim_start_matches("./").starts_with(b))
@@ -108,6 +139,11 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
                 continue;
             }
             seen.push((m.doc, m.span.start));
+            if let Some(placeholder) = m.unexpanded {
+                let (message, help) = unexpanded_placeholder(cx, placeholder, &m.written);
+                out.report(d.source, m.span.clone(), message).help(help);
+                continue;
+            }
             out.report(
                 d.source,
                 m.span.clone(),
@@ -392,6 +428,82 @@ static BACKSLASH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:[A-Za-z0-9_.-]+\\)+[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,5}(?-u:\b)")
         .expect("valid regex")
 });
+
+/// SG507.
+pub const NOT_DISCOVERED: Rule = Rule {
+    code: "SG507",
+    name: "outside-discovery-folders",
+    severity: Severity::Info,
+    summary: "No target discovers skills where this one lies in the repository",
+    what: "When the skill is checked inside the repository (`--repo`), compares its folder with \
+           the folders the skill's targets discover skills in (docs/targets.md): \
+           `.claude/skills/<name>` for Claude Code, `.agents/skills/<name>` for Codex, \
+           `.cursor/skills/<name>` for Cursor, `.github/skills/<name>` for GitHub Copilot, a \
+           plugin's `skills/<name>` for Claude Code, at any depth. A note names the folders \
+           when none matches; silent outside a repository, and for `generic` alone.",
+    why: "A skill no client finds is never loaded: an agent working in the repository runs \
+          without it, however good it is. A pack that is copied into place when installed \
+          can ignore the note.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> @repo/README.md <==\n# Notes app\n",
+    passes: "@folder .agents/skills/demo\n---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> @repo/README.md <==\n# Notes app\n",
+    check: |cx, out| {
+        let Some(project) = cx.project else { return };
+        let (Ok(skill), Ok(repo)) = (
+            std::path::absolute(&cx.skill.root),
+            std::path::absolute(&project.root),
+        ) else {
+            return;
+        };
+        let Ok(rel) = skill.strip_prefix(&repo) else {
+            return;
+        };
+        let rel: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        let rel = rel.join("/");
+        let targets = cx.settings.targets();
+        let folders: Vec<&str> = targets
+            .iter()
+            .flat_map(|t| t.client().discovery)
+            .filter(|d| !d.starts_with('~'))
+            .copied()
+            .collect();
+        if rel.is_empty() || folders.is_empty() || !targets::discovering(&rel, targets).is_empty() {
+            return;
+        }
+        let mut shown: Vec<String> = Vec::new();
+        for d in folders {
+            let d = format!("`{d}`");
+            if !shown.contains(&d) {
+                shown.push(d);
+            }
+        }
+        let chosen: Vec<_> = targets
+            .iter()
+            .map(|t| t.client())
+            .filter(|c| !c.discovery.is_empty())
+            .collect();
+        let end = cx
+            .skill
+            .source
+            .text
+            .find('\n')
+            .unwrap_or(cx.skill.source.text.len());
+        out.report(
+            &cx.skill.source,
+            0..end,
+            format!(
+                "`{rel}/` is outside the skill folders of {}",
+                targets::names(&chosen)
+            ),
+        )
+        .help(format!(
+            "move the folder under one of {}, or install it there",
+            shown.join(", ")
+        ));
+    },
+};
 
 /// SG506.
 pub const BACKSLASH_PATH: Rule = Rule {
