@@ -665,6 +665,12 @@ impl CellRun<'_> {
             let note = "The previous attempt was stopped: it ran out of time.".to_owned();
             return Ok((record, Some(note)));
         }
+        if ran.storage_full {
+            // Whatever the agent made of the full disk, the task's limit decided the attempt.
+            record.outcome = Outcome::Error;
+            record.error = Some(out_of_storage("agent", task));
+            return Ok((record, None));
+        }
         if ran.exit != Some(0) || report.failure.is_some() {
             record.outcome = Outcome::Error;
             record.error = Some(if ran.oom_killed {
@@ -785,6 +791,9 @@ pub fn verify(
     if ran.oom_killed && !passed {
         // The verifier could not judge: an error of the cell, not a fail of the agent.
         return Err(CellError(out_of_memory("verifier", task)));
+    }
+    if ran.storage_full && !passed {
+        return Err(CellError(out_of_storage("verifier", task)));
     }
     Ok(Verdict {
         passed,
@@ -909,6 +918,11 @@ fn out_of_memory(what: &str, task: &Task) -> String {
     }
 }
 
+fn out_of_storage(what: &str, task: &Task) -> String {
+    let mb = task.settings.storage_mb.unwrap_or_default();
+    format!("{what} wrote past the task's storage limit of {mb} MB ([environment] storage)")
+}
+
 /// The result of proving that a task discriminates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Discrimination {
@@ -965,6 +979,9 @@ pub fn prove_discrimination(
         user: task.user(Phase::Agent).map(str::to_owned),
     };
     let ran = session.exec(&spec)?;
+    if ran.storage_full {
+        return Err(CellError(out_of_storage("solution/solve.sh", task)));
+    }
     if ran.timed_out || ran.exit != Some(0) {
         return Err(CellError(format!(
             "solution/solve.sh failed (exit {:?}, timed out: {})",

@@ -72,6 +72,8 @@ pub struct ExecResult {
     pub timed_out: bool,
     /// Whether the kernel killed a process of it for lack of memory.
     pub oom_killed: bool,
+    /// Whether the cell's files filled the task's storage limit (`[environment] storage`).
+    pub storage_full: bool,
 }
 
 /// A sandbox backend.

@@ -250,6 +250,12 @@ fn out_of_memory() {
 }
 
 #[test]
+fn storage_limit() {
+    let tmp = scratch();
+    scenarios::storage_limit(Backend::Local, tmp.path());
+}
+
+#[test]
 fn pid_limit() {
     let tmp = scratch();
     scenarios::pid_limit(Backend::Local, tmp.path());
@@ -292,10 +298,7 @@ fn host_task_paths() -> Vec<(String, Vec<String>)> {
 #[test]
 fn harbor_tasks_check_touches_no_host_path() {
     let before = host_task_paths();
-    scenarios::harbor_tasks_check(
-        "local",
-        "storage_mb = 1024 is not enforced on the local backend",
-    );
+    scenarios::harbor_tasks_check("local", &fixture("harbor-tasks"), None);
     assert_eq!(host_task_paths(), before, "a task wrote on the host");
 }
 
