@@ -42,6 +42,10 @@ pub struct AgentSetup {
     /// A host file uploaded into the sandbox and run in place of `program`'s first word
     /// (the rest of `program` follows it as arguments).
     pub host_program: Option<PathBuf>,
+    /// Host files and folders the rest of `program` names (`python3 /tmp/x/agent.py`),
+    /// shown read-only at their own paths where the sandbox can (see [`ExecSpec`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub host_paths: Vec<PathBuf>,
     /// The model, if chosen.
     pub model: Option<String>,
     /// Names of host variables passed to the agent (model keys).
@@ -634,6 +638,7 @@ impl CellRun<'_> {
             stderr: logs.join(format!("attempt-{n}-agent.stderr")),
             fresh_dirs: Vec::new(),
             user: task.user(Phase::Agent).map(str::to_owned),
+            host_paths: plan.agent.host_paths.clone(),
         };
         let ran = session.exec(&spec)?;
         let out = std::fs::read(&stdout).unwrap_or_default();
@@ -782,6 +787,7 @@ pub fn verify(
         stderr: stderr.clone(),
         fresh_dirs: vec![verifier_logs.clone()],
         user: task.user(Phase::Verifier).map(str::to_owned),
+        host_paths: Vec::new(),
     };
     let ran = session.exec(&spec)?;
     let (reward, rewards) = read_reward(session, &verifier_logs)?;
@@ -977,6 +983,7 @@ pub fn prove_discrimination(
         stderr: logs.join("oracle.stderr"),
         fresh_dirs: Vec::new(),
         user: task.user(Phase::Agent).map(str::to_owned),
+        host_paths: Vec::new(),
     };
     let ran = session.exec(&spec)?;
     if ran.storage_full {

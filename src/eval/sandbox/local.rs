@@ -374,8 +374,9 @@ impl LocalSession<'_> {
         }
     }
 
-    /// What each command sees: the workspace and the cell's folders at their paths.
-    fn layout(&self, workdir: &str) -> Layout {
+    /// What each command sees: the workspace and the cell's folders at their paths, and the
+    /// host paths the command names (never over the workspace).
+    fn layout(&self, workdir: &str, host_paths: &[PathBuf]) -> Layout {
         let mut binds = vec![(self.workdir.clone(), self.real(&self.workdir))];
         binds.extend(CELL_DIRS.iter().map(|d| {
             (
@@ -387,6 +388,11 @@ impl LocalSession<'_> {
             new_root: self.root.path().join("rootfs"),
             binds,
             workdir: workdir.to_owned(),
+            host_paths: host_paths
+                .iter()
+                .filter(|p| !p.starts_with(&self.workdir))
+                .cloned()
+                .collect(),
         }
     }
 }
@@ -439,7 +445,7 @@ impl Session for LocalSession<'_> {
                 "running as another user is not supported on the local backend".into(),
             ));
         }
-        let layout = self.layout(&spec.workdir);
+        let layout = self.layout(&spec.workdir, &spec.host_paths);
         for (_, host) in &layout.binds {
             // A folder removed between commands (the tests, before an agent) is shown empty.
             std::fs::create_dir_all(host)
