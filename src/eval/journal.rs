@@ -2,7 +2,7 @@
 //! finishes), `run.json` (what ran, with what), and a cache of outcomes keyed by content
 //! hashes. See `docs/journal.md`.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -127,6 +127,109 @@ pub struct CellRecord {
     /// condition's own skill is there.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub environment_skills_removed: Vec<String>,
+}
+
+/// What the cells of a journal ran in, per task: which phases could reach the network, and
+/// which skills the task's environment already held where agents look (removed before the
+/// agent ran). Read from the cells alone, so `report` says it for any run directory.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EnvironmentSummary {
+    /// One row per task and network setting of its phases, sorted by task.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub network: Vec<NetworkRow>,
+    /// One row per task whose environment held skills, sorted by task.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills_removed: Vec<SkillsRemoved>,
+}
+
+/// The cells of one task whose attempts ran with the same network per phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NetworkRow {
+    /// The task id.
+    pub task: String,
+    /// Whether the agent (and the oracle) could reach the network.
+    pub agent: bool,
+    /// Whether the verifier could; `None` for attempts whose verifier did not run.
+    pub verifier: Option<bool>,
+    /// The conditions of those cells.
+    pub conditions: Vec<Condition>,
+    /// How many cells.
+    pub cells: u32,
+    /// How many attempts.
+    pub attempts: u32,
+}
+
+/// The skills removed from one task's environment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillsRemoved {
+    /// The task id.
+    pub task: String,
+    /// The removed skill folders, as the environment named them.
+    pub skills: Vec<String>,
+    /// The conditions of the cells they were removed from.
+    pub conditions: Vec<Condition>,
+    /// How many cells.
+    pub cells: u32,
+}
+
+impl EnvironmentSummary {
+    /// Groups the cells' records (the last record of a cell written twice wins); attempts
+    /// whose agent never started say nothing here.
+    pub fn of(cells: &[CellRecord]) -> Self {
+        let latest: BTreeMap<CellKey, &CellRecord> = cells.iter().map(|c| (c.key(), c)).collect();
+        type NetworkKey = (String, bool, Option<bool>);
+        let mut network: BTreeMap<NetworkKey, (BTreeSet<Condition>, u32, u32)> = BTreeMap::new();
+        let mut removed: BTreeMap<String, (BTreeSet<String>, BTreeSet<Condition>, u32)> =
+            BTreeMap::new();
+        for cell in latest.into_values() {
+            let mut counted = BTreeSet::new();
+            for phases in cell.attempts.iter().filter_map(|a| a.network) {
+                let row = network
+                    .entry((cell.task.clone(), phases.agent, phases.verifier))
+                    .or_default();
+                row.0.insert(cell.condition);
+                // A cell counts once per setting, however many attempts ran with it.
+                row.1 += u32::from(counted.insert((phases.agent, phases.verifier)));
+                row.2 += 1;
+            }
+            if !cell.environment_skills_removed.is_empty() {
+                let row = removed.entry(cell.task.clone()).or_default();
+                row.0
+                    .extend(cell.environment_skills_removed.iter().cloned());
+                row.1.insert(cell.condition);
+                row.2 += 1;
+            }
+        }
+        Self {
+            network: network
+                .into_iter()
+                .map(
+                    |((task, agent, verifier), (conditions, cells, attempts))| NetworkRow {
+                        task,
+                        agent,
+                        verifier,
+                        conditions: conditions.into_iter().collect(),
+                        cells,
+                        attempts,
+                    },
+                )
+                .collect(),
+            skills_removed: removed
+                .into_iter()
+                .map(|(task, (skills, conditions, cells))| SkillsRemoved {
+                    task,
+                    skills: skills.into_iter().collect(),
+                    conditions: conditions.into_iter().collect(),
+                    cells,
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether the journal said nothing about the environment (written before it did).
+    pub fn is_empty(&self) -> bool {
+        self.network.is_empty() && self.skills_removed.is_empty()
+    }
 }
 
 /// The identity of a cell: what must be equal for two cells to be the same measurement.

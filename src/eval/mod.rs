@@ -243,13 +243,40 @@ pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
     let first = program.split_whitespace().next().unwrap_or_default();
     let host = std::path::Path::new(first);
     let host_program = host.is_file().then(|| host.to_owned());
+    let host_paths = named_host_paths(&program);
     runner::AgentSetup {
         kind: options.agent,
+        host_paths,
         program,
         host_program,
         model: options.model.clone(),
         pass_env: options.pass_env.clone(),
     }
+}
+
+/// The absolute host paths that a command names after its first word, as words of their
+/// own or as an option's value (`--config=/tmp/x.toml`), with quotes taken off; only those
+/// that exist, in order, each once.
+pub fn named_host_paths(command: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for word in command.split_whitespace().skip(1) {
+        let word = word.trim_matches(|c| c == '"' || c == '\'');
+        let value = match word.split_once('=') {
+            Some((name, value)) if name.starts_with('-') => value,
+            _ => word,
+        };
+        let path = std::path::Path::new(value);
+        if path.is_absolute()
+            && path
+                .components()
+                .all(|c| c != std::path::Component::ParentDir)
+            && path.exists()
+            && !paths.iter().any(|p| p == path)
+        {
+            paths.push(path.to_owned());
+        }
+    }
+    paths
 }
 
 /// A stable identity for a run directory (its absolute path, hashed).

@@ -42,6 +42,10 @@ pub struct AgentSetup {
     /// A host file uploaded into the sandbox and run in place of `program`'s first word
     /// (the rest of `program` follows it as arguments).
     pub host_program: Option<PathBuf>,
+    /// Host files and folders the rest of `program` names (`python3 /tmp/x/agent.py`),
+    /// shown read-only at their own paths where the sandbox can (see [`ExecSpec`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub host_paths: Vec<PathBuf>,
     /// The model, if chosen.
     pub model: Option<String>,
     /// Names of host variables passed to the agent (model keys).
@@ -634,6 +638,7 @@ impl CellRun<'_> {
             stderr: logs.join(format!("attempt-{n}-agent.stderr")),
             fresh_dirs: Vec::new(),
             user: task.user(Phase::Agent).map(str::to_owned),
+            host_paths: plan.agent.host_paths.clone(),
         };
         let ran = session.exec(&spec)?;
         let out = std::fs::read(&stdout).unwrap_or_default();
@@ -664,6 +669,12 @@ impl CellRun<'_> {
             ));
             let note = "The previous attempt was stopped: it ran out of time.".to_owned();
             return Ok((record, Some(note)));
+        }
+        if ran.storage_full {
+            // Whatever the agent made of the full disk, the task's limit decided the attempt.
+            record.outcome = Outcome::Error;
+            record.error = Some(out_of_storage("agent", task));
+            return Ok((record, None));
         }
         if ran.exit != Some(0) || report.failure.is_some() {
             record.outcome = Outcome::Error;
@@ -776,6 +787,7 @@ pub fn verify(
         stderr: stderr.clone(),
         fresh_dirs: vec![verifier_logs.clone()],
         user: task.user(Phase::Verifier).map(str::to_owned),
+        host_paths: Vec::new(),
     };
     let ran = session.exec(&spec)?;
     let (reward, rewards) = read_reward(session, &verifier_logs)?;
@@ -785,6 +797,9 @@ pub fn verify(
     if ran.oom_killed && !passed {
         // The verifier could not judge: an error of the cell, not a fail of the agent.
         return Err(CellError(out_of_memory("verifier", task)));
+    }
+    if ran.storage_full && !passed {
+        return Err(CellError(out_of_storage("verifier", task)));
     }
     Ok(Verdict {
         passed,
@@ -909,6 +924,11 @@ fn out_of_memory(what: &str, task: &Task) -> String {
     }
 }
 
+fn out_of_storage(what: &str, task: &Task) -> String {
+    let mb = task.settings.storage_mb.unwrap_or_default();
+    format!("{what} wrote past the task's storage limit of {mb} MB ([environment] storage)")
+}
+
 /// The result of proving that a task discriminates.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Discrimination {
@@ -963,8 +983,12 @@ pub fn prove_discrimination(
         stderr: logs.join("oracle.stderr"),
         fresh_dirs: Vec::new(),
         user: task.user(Phase::Agent).map(str::to_owned),
+        host_paths: Vec::new(),
     };
     let ran = session.exec(&spec)?;
+    if ran.storage_full {
+        return Err(CellError(out_of_storage("solution/solve.sh", task)));
+    }
     if ran.timed_out || ran.exit != Some(0) {
         return Err(CellError(format!(
             "solution/solve.sh failed (exit {:?}, timed out: {})",

@@ -7,8 +7,9 @@ use crate::stats::{EvalSummary, Interval, TaskComparison, TaskResult};
 use crate::verdict::{Decision, Verdict, signed, signed_whole};
 
 use super::verdict_text::{
-    CONDITION_HEADERS, DELTA_HEADERS, basis_word, condition_rows, decision_word, delta_rows,
-    deltas, evidence_line, headline, points_bracket,
+    CONDITION_HEADERS, DELTA_HEADERS, NETWORK_HEADERS, SKILLS_REMOVED_TITLE, basis_word,
+    condition_rows, decision_word, delta_rows, deltas, evidence_line, headline, network_rows,
+    points_bracket, skills_removed_lines,
 };
 
 /// Width of the drawings, in CSS pixels.
@@ -94,6 +95,18 @@ fn evaluation(summary: &EvalSummary) -> String {
         summary.loss,
         summary.tasks_without_pair.len()
     );
+    let environment = &summary.environment;
+    if !environment.network.is_empty() {
+        out.push_str("<h2>Environment</h2>\n");
+        out.push_str(&table(&NETWORK_HEADERS, &network_rows(environment), 4));
+    }
+    if !environment.skills_removed.is_empty() {
+        let _ = writeln!(out, "<p>{}</p>\n<ul>", escape(SKILLS_REMOVED_TITLE));
+        for line in skills_removed_lines(environment) {
+            let _ = writeln!(out, "<li>{}</li>", escape(&line));
+        }
+        out.push_str("</ul>\n");
+    }
     out
 }
 

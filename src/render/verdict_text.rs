@@ -2,6 +2,7 @@
 //! its reasons, in plain fixed-width text (no colour) or in markdown. Pure: `String` out.
 
 use crate::eval::condition::Condition;
+use crate::eval::journal::EnvironmentSummary;
 use crate::stats::{ConditionStats, EvalSummary, Interval};
 use crate::verdict::{Basis, Decision, Evidence, Verdict, grouped, percent_label, signed};
 
@@ -21,6 +22,20 @@ pub(crate) const CONDITION_HEADERS: [&str; 9] = [
 /// Column headers of the deltas table.
 pub(crate) const DELTA_HEADERS: [&str; 4] = ["Difference", "Comparison", "Points", "Interval"];
 
+/// Column headers of the environment table.
+pub(crate) const NETWORK_HEADERS: [&str; 6] = [
+    "Task",
+    "Agent network",
+    "Verifier network",
+    "Conditions",
+    "Cells",
+    "Attempts",
+];
+
+/// Heads the list of skills removed from tasks' environments.
+pub(crate) const SKILLS_REMOVED_TITLE: &str =
+    "Skills already in the environment, removed before the agent ran:";
+
 /// Shown where a figure could not be computed.
 const MISSING: &str = "n/a";
 
@@ -38,6 +53,22 @@ pub fn human(verdict: &Verdict) -> String {
         out.push('\n');
         out.push_str(&fixed_width(&DELTA_HEADERS, &delta_rows(summary), 2));
         out.push('\n');
+        if !summary.environment.network.is_empty() {
+            out.push_str("Environment\n");
+            out.push_str(&fixed_width(
+                &NETWORK_HEADERS,
+                &network_rows(&summary.environment),
+                4,
+            ));
+            out.push('\n');
+        }
+        if !summary.environment.skills_removed.is_empty() {
+            out.push_str(&format!("{SKILLS_REMOVED_TITLE}\n"));
+            for line in skills_removed_lines(&summary.environment) {
+                out.push_str(&format!("  - {line}\n"));
+            }
+            out.push('\n');
+        }
     }
     out.push_str(&format!(
         "Decision: {} (basis: {})\n",
@@ -71,6 +102,22 @@ pub fn markdown(verdict: &Verdict) -> String {
         out.push('\n');
         out.push_str(&markdown_table(&DELTA_HEADERS, &delta_rows(summary), 2));
         out.push('\n');
+        if !summary.environment.network.is_empty() {
+            out.push_str("**Environment**\n\n");
+            out.push_str(&markdown_table(
+                &NETWORK_HEADERS,
+                &network_rows(&summary.environment),
+                4,
+            ));
+            out.push('\n');
+        }
+        if !summary.environment.skills_removed.is_empty() {
+            out.push_str(&format!("{SKILLS_REMOVED_TITLE}\n\n"));
+            for line in skills_removed_lines(&summary.environment) {
+                out.push_str(&format!("- {}\n", markdown_escape(&line)));
+            }
+            out.push('\n');
+        }
     }
     if let Some(line) = evidence_line(verdict) {
         out.push_str(&format!("Evidence: **{}**\n\n", markdown_escape(&line)));
@@ -152,6 +199,48 @@ pub(crate) fn deltas(
         rows.push(("A/A", "C0b − C0", Some(&aa.difference)));
     }
     rows
+}
+
+/// One row per task and network setting of its phases.
+pub(crate) fn network_rows(environment: &EnvironmentSummary) -> Vec<Vec<String>> {
+    let word = |on: bool| if on { "yes" } else { "no" };
+    environment
+        .network
+        .iter()
+        .map(|row| {
+            vec![
+                row.task.clone(),
+                word(row.agent).to_owned(),
+                row.verifier.map_or("did not run", word).to_owned(),
+                conditions_list(&row.conditions),
+                row.cells.to_string(),
+                row.attempts.to_string(),
+            ]
+        })
+        .collect()
+}
+
+/// `task-01: /root/.claude/skills/pdf, /root/.claude/skills/xlsx (C0, C1, C2; 9 cells)`.
+pub(crate) fn skills_removed_lines(environment: &EnvironmentSummary) -> Vec<String> {
+    environment
+        .skills_removed
+        .iter()
+        .map(|row| {
+            format!(
+                "{}: {} ({}; {} {})",
+                row.task,
+                row.skills.join(", "),
+                conditions_list(&row.conditions),
+                row.cells,
+                if row.cells == 1 { "cell" } else { "cells" }
+            )
+        })
+        .collect()
+}
+
+fn conditions_list(conditions: &[Condition]) -> String {
+    let names: Vec<String> = conditions.iter().map(|c| format!("{c:?}")).collect();
+    names.join(", ")
 }
 
 /// `[+1.7, +15.0]` in points.

@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use crate::eval::condition::Condition;
-use crate::eval::journal::{CellRecord, Outcome};
+use crate::eval::journal::{CellRecord, EnvironmentSummary, Outcome};
 
 pub use mcnemar::mcnemar_exact;
 use rng::SplitMix64;
@@ -244,6 +244,10 @@ pub struct EvalSummary {
     pub resamples: u32,
     /// Seed of the bootstrap's random stream.
     pub rng_seed: u64,
+    /// What the cells ran in: network per phase and skills removed, per task; empty for
+    /// journals written before cells recorded it.
+    #[serde(default, skip_serializing_if = "EnvironmentSummary::is_empty")]
+    pub environment: EnvironmentSummary,
 }
 
 /// The paired differences: (minuend, subtrahend, bootstrap stream, JSON name). Each has its
@@ -317,6 +321,7 @@ pub fn summarize(cells: &[CellRecord], options: &StatsOptions) -> Result<EvalSum
         confidence: options.confidence,
         resamples: options.resamples,
         rng_seed: options.rng_seed,
+        environment: EnvironmentSummary::of(cells),
     })
 }
 

@@ -135,3 +135,68 @@ fn retries_and_aa_in_every_format() {
         html::page(&verdict, "inventory-conventions on example/shop")
     );
 }
+
+/// The four tasks with what their cells ran in: `t1` with network for the agent and an
+/// offline verifier, whose image held two skills; `t2` offline throughout; `t3` online
+/// throughout but one C2 cell's agent crashed (its verifier never ran); `t4` as journals
+/// written before cells recorded it.
+fn four_tasks_with_environment() -> Vec<CellRecord> {
+    use skillgate::eval::condition::Condition;
+    use skillgate::eval::journal::PhaseNetwork;
+    let mut cells = four_tasks();
+    for cell in cells.iter_mut() {
+        let network = match cell.task.as_str() {
+            "t1" => Some(PhaseNetwork {
+                agent: true,
+                verifier: Some(false),
+            }),
+            "t2" => Some(PhaseNetwork {
+                agent: false,
+                verifier: Some(false),
+            }),
+            "t3" if cell.condition == Condition::C2 && cell.seed == 1 => Some(PhaseNetwork {
+                agent: true,
+                verifier: None,
+            }),
+            "t3" => Some(PhaseNetwork {
+                agent: true,
+                verifier: Some(true),
+            }),
+            _ => None,
+        };
+        for attempt in cell.attempts.iter_mut() {
+            attempt.network = network;
+        }
+        if cell.task == "t1" {
+            cell.environment_skills_removed = vec![
+                "/root/.claude/skills/xlsx".into(),
+                "/root/.claude/skills/pdf".into(),
+            ];
+        }
+    }
+    cells
+}
+
+#[test]
+fn environment_in_every_format() {
+    let verdict = evaluated(&four_tasks_with_environment());
+    let environment = &verdict.eval.as_ref().unwrap().environment;
+    assert_eq!(environment.network.len(), 4, "{environment:?}");
+    insta::assert_json_snapshot!("environment_json", environment);
+    insta::assert_snapshot!("environment_human", verdict_text::human(&verdict));
+    insta::assert_snapshot!("environment_markdown", verdict_text::markdown(&verdict));
+    let page = html::page(&verdict, "xlsx on example/sheets");
+    let section = &page[page.find("<h2>Environment</h2>").unwrap()..];
+    insta::assert_snapshot!("environment_html", section);
+}
+
+#[test]
+fn a_journal_without_environment_records_reports_none() {
+    let verdict = evaluated(&four_tasks());
+    let summary = verdict.eval.as_ref().unwrap();
+    assert!(summary.environment.is_empty());
+    let json = serde_json::to_value(&verdict).unwrap();
+    assert!(json["eval"].get("environment").is_none(), "{json}");
+    assert!(!verdict_text::human(&verdict).contains("Environment"));
+    assert!(!html::page(&verdict, "x").contains("Environment"));
+}

@@ -62,6 +62,8 @@ pub struct DockerSandbox {
     stopping: Arc<AtomicBool>,
     /// Containers being started ahead of need, by task id (oldest first).
     warm: Mutex<Vec<(String, Starting)>>,
+    /// Whether the engine limits a container's disk, or why not (asked once).
+    storage: std::sync::OnceLock<Result<(), String>>,
 }
 
 impl Drop for DockerSandbox {
@@ -86,6 +88,7 @@ struct ContainerSpec {
     image: String,
     cpus: Option<f64>,
     memory_mb: Option<u64>,
+    storage_mb: Option<u64>,
     network: bool,
     run_id: String,
 }
@@ -97,6 +100,7 @@ impl ContainerSpec {
             image: image.to_owned(),
             cpus: env.and_then(|e| e.cpus),
             memory_mb: task.and_then(|t| t.settings.memory_mb),
+            storage_mb: task.and_then(|t| t.settings.storage_mb),
             network,
             run_id: run_id.to_owned(),
         }
@@ -119,6 +123,9 @@ async fn start_container(
         memory_swap: memory,
         pids_limit: Some(PIDS_LIMIT as i64),
         network_mode: Some(if spec.network { NETWORK } else { "none" }.to_owned()),
+        storage_opt: spec
+            .storage_mb
+            .map(|mb| HashMap::from([("size".to_owned(), format!("{mb}m"))])),
         init: Some(false),
         ..HostConfig::default()
     };
@@ -191,6 +198,7 @@ impl DockerSandbox {
             images: Mutex::new(HashMap::new()),
             stopping: Arc::new(AtomicBool::new(false)),
             warm: Mutex::new(Vec::new()),
+            storage: std::sync::OnceLock::new(),
         };
         sandbox.remove_on_interrupt();
         Ok(sandbox)
@@ -200,6 +208,30 @@ impl DockerSandbox {
     pub fn build_images(mut self, build: bool) -> Self {
         self.build = build;
         self
+    }
+
+    /// Whether the engine can limit a container's disk (`--storage-opt size`), or why not.
+    /// Docker honours it on the storage drivers that keep per-container quotas (overlay2 on
+    /// xfs mounted with `pquota`, btrfs, zfs, devicemapper, windowsfilter); a container it
+    /// cannot limit is refused at creation, so on overlay2 over xfs the quota option itself
+    /// is checked when the first container starts.
+    pub fn storage_support(&self) -> Result<(), String> {
+        self.storage
+            .get_or_init(|| {
+                let info = self
+                    .block_on(self.docker.info())
+                    .map_err(|e| format!("asking the engine for its storage driver: {e}"))?;
+                let driver = info.driver.unwrap_or_default();
+                let backing = info
+                    .driver_status
+                    .unwrap_or_default()
+                    .into_iter()
+                    .find(|pair| pair.first().is_some_and(|k| k == "Backing Filesystem"))
+                    .and_then(|pair| pair.get(1).cloned())
+                    .unwrap_or_default();
+                storage_driver_limits(&driver, &backing)
+            })
+            .clone()
     }
 
     /// The client, for callers that manage images themselves (tests, benchmarks).
@@ -527,14 +559,12 @@ impl Sandbox for DockerSandbox {
         self.stopping.load(Ordering::SeqCst)
     }
 
-    fn notes(&self, task: &Task) -> Vec<String> {
-        // Docker limits a container's disk only on some storage drivers; like Harbor's own
-        // Docker environment, skillgate does not ask for it.
-        task.settings
-            .storage_mb
-            .map(|mb| format!("storage_mb = {mb} is not enforced on the docker backend"))
-            .into_iter()
-            .collect()
+    fn refuses(&self, task: &Task) -> Option<String> {
+        let mb = task.settings.storage_mb?;
+        let why = self.storage_support().err()?;
+        Some(format!(
+            "[environment] storage ({mb} MB) cannot be enforced on this Docker engine: {why}; use --backend local as root"
+        ))
     }
 
     fn after_interrupt(&self) {
@@ -574,6 +604,7 @@ impl Sandbox for DockerSandbox {
             workdir: image.workdir,
             connected: network,
             oom_kills: 0,
+            storage_limited: task.settings.storage_mb.is_some(),
             removed_skills: Vec::new(),
         };
         let workdir = session.workdir.clone();
@@ -603,6 +634,8 @@ struct DockerSession<'a> {
     connected: bool,
     /// OOM kills the container had counted after the last command.
     oom_kills: u64,
+    /// Whether the container has a disk quota (`[environment] storage`).
+    storage_limited: bool,
     /// Skills the image held in an agent's skill folder, removed at the start.
     removed_skills: Vec<String>,
 }
@@ -715,11 +748,21 @@ impl DockerSession<'_> {
             oom_killed = kills > self.oom_kills;
             self.oom_kills = kills;
         }
+        let storage_full = self.storage_limited && self.root_full().await?;
         Ok(ExecResult {
             exit: if timed_out { None } else { exit },
             timed_out,
             oom_killed,
+            storage_full,
         })
+    }
+
+    /// Whether the container's disk quota is used up: a write past it fills it first.
+    async fn root_full(&self) -> Result<bool, CellError> {
+        let (out, _) = self
+            .helper(&["df", "-Pk", "/"], "reading the disk usage")
+            .await?;
+        Ok(df_available_kib(&String::from_utf8_lossy(&out)) == Some(0))
     }
 
     /// Kills every process in the container but its keep-alive (pid 1), i.e. the timed-out
@@ -910,6 +953,36 @@ fn rooted_tar(dest: &str, bundle: &Bundle) -> Result<Vec<u8>, CellError> {
         .map_err(|e| CellError::new("archiving", e))
 }
 
+/// Whether a storage driver limits a container's disk, or why not.
+fn storage_driver_limits(driver: &str, backing: &str) -> Result<(), String> {
+    match driver {
+        "btrfs" | "zfs" | "devicemapper" | "windowsfilter" => Ok(()),
+        "overlay2" if backing == "xfs" => Ok(()),
+        "overlay2" => Err(format!(
+            "its storage driver overlay2 limits a container's disk only on xfs mounted with pquota, and it runs on {}",
+            if backing.is_empty() {
+                "an unknown file system"
+            } else {
+                backing
+            }
+        )),
+        other => Err(format!(
+            "its storage driver {other} cannot limit a container's disk (`--storage-opt size` needs overlay2 on xfs with pquota, btrfs, zfs or devicemapper)"
+        )),
+    }
+}
+
+/// The available space `df -Pk` reports on its last line, in KiB.
+fn df_available_kib(output: &str) -> Option<u64> {
+    output
+        .lines()
+        .last()?
+        .split_whitespace()
+        .nth(3)?
+        .parse()
+        .ok()
+}
+
 fn exec_options(
     argv: Vec<String>,
     env: Vec<String>,
@@ -986,4 +1059,33 @@ fn sanitize(id: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn storage_limits_follow_the_driver() {
+        assert_eq!(storage_driver_limits("overlay2", "xfs"), Ok(()));
+        assert_eq!(storage_driver_limits("btrfs", ""), Ok(()));
+        let ext4 = storage_driver_limits("overlay2", "extfs").unwrap_err();
+        assert!(ext4.contains("runs on extfs"), "{ext4}");
+        let fuse = storage_driver_limits("fuse-overlayfs", "").unwrap_err();
+        assert!(fuse.contains("fuse-overlayfs cannot limit"), "{fuse}");
+    }
+
+    #[test]
+    fn df_output_reads_the_available_column() {
+        let out = "Filesystem     1024-blocks    Used Available Capacity Mounted on\n\
+                   overlay             65536   65536         0     100% /\n";
+        assert_eq!(df_available_kib(out), Some(0));
+        assert_eq!(
+            df_available_kib(
+                "Filesystem 1K-blocks Used Available Use% Mounted on\nx 10 4 6 40% /\n"
+            ),
+            Some(6)
+        );
+        assert_eq!(df_available_kib(""), None);
+    }
 }

@@ -83,6 +83,8 @@ impl Sandbox for LocalSandbox {
         // its temporary roots.
         hierarchy.sweep_stale();
         for dir in stale_roots(&self.temp_root()) {
+            // A killed run's cell may still have its storage tmpfs mounted.
+            let _ = nix::mount::umount2(&dir, nix::mount::MntFlags::MNT_DETACH);
             let _ = std::fs::remove_dir_all(dir);
         }
         let _ = self.cgroups.set(hierarchy);
@@ -98,7 +100,15 @@ impl Sandbox for LocalSandbox {
             .prefix(&format!("{CELL_PREFIX}{}-", std::process::id()))
             .tempdir_in(self.temp_root())
             .map_err(|e| CellError::new("creating a temporary workspace", e))?;
+        let storage = match task.settings.storage_mb {
+            Some(mb) => Some(
+                Storage::mount(root.path(), mb)
+                    .map_err(|e| CellError::new("mounting the cell's size-limited tmpfs", e))?,
+            ),
+            None => None,
+        };
         let mut session = LocalSession {
+            storage,
             root,
             workdir: task
                 .settings
@@ -136,14 +146,13 @@ impl Sandbox for LocalSandbox {
             .find_map(|(table, user)| {
                 user.map(|u| format!("[{table}] user = \"{u}\" is not supported on the local backend (commands run as the user running skillgate); use --backend docker"))
             })
-    }
-
-    fn notes(&self, task: &Task) -> Vec<String> {
-        task.settings
-            .storage_mb
-            .map(|mb| format!("storage_mb = {mb} is not enforced on the local backend"))
-            .into_iter()
-            .collect()
+            .or_else(|| {
+                // SAFETY: `geteuid` cannot fail and touches no memory.
+                let root = unsafe { libc::geteuid() } == 0;
+                task.settings.storage_mb.filter(|_| !root).map(|mb| {
+                    format!("[environment] storage ({mb} MB) is enforced on the local backend by a size-limited tmpfs holding the cell's files, which only root can mount; run skillgate as root or use --backend docker")
+                })
+            })
     }
 }
 
@@ -301,8 +310,43 @@ fn catch_interrupts() -> Result<(), EvalError> {
         .map_err(EvalError::Sandbox)
 }
 
-/// One cell's temporary root; removed when dropped.
+/// The cell's `[environment] storage`: a tmpfs of that size mounted on the cell's root, so
+/// the kernel refuses writes past it (`ENOSPC`) in every folder the cell can write (the
+/// workspace, `/tmp`, `/logs`, `/tests`, its control folder). Its pages count towards the
+/// command's memory limit too, as a tmpfs's do.
+struct Storage {
+    at: PathBuf,
+}
+
+impl Storage {
+    fn mount(at: &Path, mb: u64) -> nix::Result<Self> {
+        let options = format!("size={mb}m,mode=0700");
+        nix::mount::mount(
+            Some("tmpfs"),
+            at,
+            Some("tmpfs"),
+            nix::mount::MsFlags::MS_NOSUID | nix::mount::MsFlags::MS_NODEV,
+            Some(options.as_str()),
+        )?;
+        Ok(Self { at: at.to_owned() })
+    }
+
+    /// Whether the tmpfs is full: a write past the limit fills every block before it fails.
+    fn full(&self) -> bool {
+        nix::sys::statvfs::statvfs(&self.at).is_ok_and(|s| s.blocks_available() == 0)
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        let _ = nix::mount::umount2(&self.at, nix::mount::MntFlags::MNT_DETACH);
+    }
+}
+
+/// One cell's temporary root; removed when dropped (after its storage tmpfs, when it has
+/// one, is unmounted: fields drop in order).
 struct LocalSession<'a> {
+    storage: Option<Storage>,
     root: tempfile::TempDir,
     /// The workspace's sandbox path.
     workdir: String,
@@ -330,8 +374,9 @@ impl LocalSession<'_> {
         }
     }
 
-    /// What each command sees: the workspace and the cell's folders at their paths.
-    fn layout(&self, workdir: &str) -> Layout {
+    /// What each command sees: the workspace and the cell's folders at their paths, and the
+    /// host paths the command names (never over the workspace).
+    fn layout(&self, workdir: &str, host_paths: &[PathBuf]) -> Layout {
         let mut binds = vec![(self.workdir.clone(), self.real(&self.workdir))];
         binds.extend(CELL_DIRS.iter().map(|d| {
             (
@@ -343,6 +388,11 @@ impl LocalSession<'_> {
             new_root: self.root.path().join("rootfs"),
             binds,
             workdir: workdir.to_owned(),
+            host_paths: host_paths
+                .iter()
+                .filter(|p| !p.starts_with(&self.workdir))
+                .cloned()
+                .collect(),
         }
     }
 }
@@ -395,7 +445,7 @@ impl Session for LocalSession<'_> {
                 "running as another user is not supported on the local backend".into(),
             ));
         }
-        let layout = self.layout(&spec.workdir);
+        let layout = self.layout(&spec.workdir, &spec.host_paths);
         for (_, host) in &layout.binds {
             // A folder removed between commands (the tests, before an agent) is shown empty.
             std::fs::create_dir_all(host)
@@ -474,6 +524,7 @@ impl Session for LocalSession<'_> {
             exit: status.code(),
             timed_out,
             oom_killed,
+            storage_full: self.storage.as_ref().is_some_and(Storage::full),
         })
     }
 

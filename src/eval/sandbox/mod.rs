@@ -61,6 +61,10 @@ pub struct ExecSpec {
     pub fresh_dirs: Vec<String>,
     /// The user to run as (name or uid); the sandbox's default user when `None`.
     pub user: Option<String>,
+    /// Host files or folders the command names, shown read-only at their own paths where
+    /// the cell's folders would hide them (the local backend's `/tmp`...). A container
+    /// holds only what is uploaded, so the docker backend leaves them out.
+    pub host_paths: Vec<PathBuf>,
 }
 
 /// How a command ended.
@@ -72,6 +76,8 @@ pub struct ExecResult {
     pub timed_out: bool,
     /// Whether the kernel killed a process of it for lack of memory.
     pub oom_killed: bool,
+    /// Whether the cell's files filled the task's storage limit (`[environment] storage`).
+    pub storage_full: bool,
 }
 
 /// A sandbox backend.

@@ -28,6 +28,8 @@ const AT_RECURSIVE: libc::c_int = 0x8000;
 enum Step {
     /// `mkdir`, ignoring an existing folder.
     Dir(CString),
+    /// An empty file to bind a file onto, ignoring an existing one.
+    File(CString),
     /// A recursive bind mount of `from` onto `to`.
     Bind { from: CString, to: CString },
     /// A symbolic link at `at` pointing to `target`.
@@ -55,6 +57,9 @@ pub struct Layout {
     pub binds: Vec<(String, PathBuf)>,
     /// The working directory, a sandbox path.
     pub workdir: String,
+    /// Host files or folders shown read-only at their own path, bound after the cell's
+    /// folders; those the host's read-only folders already show are left as they are.
+    pub host_paths: Vec<PathBuf>,
 }
 
 fn c(path: &Path) -> io::Result<CString> {
@@ -119,6 +124,34 @@ impl View {
                 to: c(&inside)?,
             });
         }
+        for host in &layout.host_paths {
+            let top = host
+                .components()
+                .nth(1)
+                .map(|c| c.as_os_str().to_string_lossy().into_owned());
+            if !top.is_some_and(|t| replaced.contains(&t)) {
+                continue;
+            }
+            let inside = root.join(host.strip_prefix("/").unwrap_or(host));
+            let mut parents: Vec<&Path> = inside.ancestors().skip(1).collect();
+            parents.reverse();
+            for dir in parents {
+                if dir.starts_with(root) && dir != root && !made.iter().any(|m| m == dir) {
+                    made.push(dir.to_owned());
+                    steps.push(Step::Dir(c(dir)?));
+                }
+            }
+            steps.push(if host.is_dir() {
+                Step::Dir(c(&inside)?)
+            } else {
+                Step::File(c(&inside)?)
+            });
+            steps.push(Step::Bind {
+                from: c(host)?,
+                to: c(&inside)?,
+            });
+            steps.push(Step::ReadOnly(c(&inside)?));
+        }
         // SAFETY: `geteuid`/`getegid` cannot fail and touch no memory.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
         let user_maps = (uid != 0)
@@ -168,6 +201,17 @@ impl View {
                                 return Err(e);
                             }
                         }
+                    }
+                    Step::File(path) => {
+                        let fd = libc::open(
+                            path.as_ptr(),
+                            libc::O_WRONLY | libc::O_CREAT | libc::O_CLOEXEC,
+                            0o644,
+                        );
+                        if fd < 0 {
+                            return Err(io::Error::last_os_error());
+                        }
+                        libc::close(fd);
                     }
                     Step::Bind { from, to } => check(libc::mount(
                         from.as_ptr(),

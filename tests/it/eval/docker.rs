@@ -231,6 +231,33 @@ fn out_of_memory() {
     with_docker(|dir| scenarios::out_of_memory(Backend::Docker, dir));
 }
 
+/// Where the engine limits a container's disk, a task outgrowing `storage` is an error naming
+/// the limit; where it cannot (fuse-overlayfs, overlay2 on ext4...), the task is refused in
+/// one line before any container starts, never run without its limit.
+#[test]
+fn storage_limit() {
+    let sandbox = docker("image-setup");
+    match sandbox.storage_support() {
+        Ok(()) => with_docker(|dir| scenarios::storage_limit(Backend::Docker, dir)),
+        Err(why) => {
+            let tmp = tempfile::tempdir().unwrap();
+            let task = task_copy(tmp.path(), "remove-command", 60.0);
+            edit(
+                &task.join("task.toml"),
+                "memory_mb = 256",
+                "memory_mb = 256\nstorage_mb = 16",
+            );
+            let task = skillgate::eval::task::Task::load(&task).unwrap();
+            use skillgate::eval::sandbox::Sandbox;
+            assert_eq!(
+                sandbox.refuses(&task).as_deref(),
+                Some(format!("[environment] storage (16 MB) cannot be enforced on this Docker engine: {why}; use --backend local as root").as_str())
+            );
+            assert!(!why.contains('\n'), "{why}");
+        }
+    }
+}
+
 #[test]
 fn pid_limit() {
     with_docker(|dir| scenarios::pid_limit(Backend::Docker, dir));
@@ -307,10 +334,27 @@ fn a_failing_build_is_one_error_before_any_cell() {
 #[test]
 fn harbor_tasks_check() {
     let sandbox = docker_with_bash("image-setup");
-    scenarios::harbor_tasks_check(
-        "docker",
-        "storage_mb = 1024 is not enforced on the docker backend",
-    );
+    let tasks = fixture("harbor-tasks");
+    match sandbox.storage_support() {
+        Ok(()) => scenarios::harbor_tasks_check("docker", &tasks, None),
+        Err(why) => {
+            // An engine that cannot limit a container's disk refuses the task that sets
+            // `storage`, in one line; without that line the task runs on it as is.
+            let refusal = format!(
+                "[environment] storage (1024 MB) cannot be enforced on this Docker engine: {why}; use --backend local as root"
+            );
+            scenarios::harbor_tasks_check("docker", &tasks, Some(&refusal));
+            let tmp = tempfile::tempdir().unwrap();
+            let copy = tmp.path().join("harbor-tasks");
+            copy_dir(&tasks, &copy);
+            edit(
+                &copy.join("low-stock-json/task.toml"),
+                "storage = \"1G\"\n",
+                "",
+            );
+            scenarios::harbor_tasks_check("docker", &copy, None);
+        }
+    }
     // The task whose image cannot be pulled was built from its Dockerfile.
     let task = root().join("fixtures/harbor-tasks/count-reward-txt/environment");
     let hash = skillgate::eval::task::tree_sha256(&task).unwrap();

@@ -134,6 +134,7 @@ fn run(
         stderr: dir.join("stderr"),
         fresh_dirs: Vec::new(),
         user: None,
+        host_paths: Vec::new(),
     };
     let ran = session.exec(&spec).unwrap();
     let stdout = std::fs::read_to_string(dir.join("stdout")).unwrap();
@@ -250,6 +251,12 @@ fn out_of_memory() {
 }
 
 #[test]
+fn storage_limit() {
+    let tmp = scratch();
+    scenarios::storage_limit(Backend::Local, tmp.path());
+}
+
+#[test]
 fn pid_limit() {
     let tmp = scratch();
     scenarios::pid_limit(Backend::Local, tmp.path());
@@ -292,10 +299,7 @@ fn host_task_paths() -> Vec<(String, Vec<String>)> {
 #[test]
 fn harbor_tasks_check_touches_no_host_path() {
     let before = host_task_paths();
-    scenarios::harbor_tasks_check(
-        "local",
-        "storage_mb = 1024 is not enforced on the local backend",
-    );
+    scenarios::harbor_tasks_check("local", &fixture("harbor-tasks"), None);
     assert_eq!(host_task_paths(), before, "a task wrote on the host");
 }
 
@@ -392,5 +396,57 @@ fn a_task_user_is_refused_on_the_local_backend() {
     assert!(
         reason.starts_with("[verifier] user = \"tester\" is not supported on the local backend"),
         "{reason}"
+    );
+}
+
+/// A cell has its own `/tmp`, so host files an agent command names there after its first
+/// word (`sh /tmp/x/agent.sh --data=/tmp/x/data.txt`) are bound into the cell, read-only,
+/// at their own paths; the agent reads them and cannot change them.
+#[test]
+fn host_paths_the_agent_command_names_resolve_in_the_cell() {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let agent_dir = tmp.path().join("agent");
+    std::fs::create_dir_all(&agent_dir).unwrap();
+    let data = agent_dir.join("data.txt");
+    std::fs::write(&data, "hello from the host\n").unwrap();
+    let body =
+        "data=${1#--data=}\ncat \"$data\"\nif echo changed >> \"$data\"; then echo WRITABLE; fi\n";
+    let agent = script(&agent_dir, "agent.sh", body);
+    let task = task_copy(tmp.path(), "remove-command", 60.0);
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Local, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(format!("sh {agent} --data={}", data.display()));
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    let logs = agent_logs(&out);
+    let stderr = run_logs(&out, "attempt-1-agent.stderr");
+    assert_eq!(logs.len(), 1, "{logs:?} {stderr:?}");
+    assert_eq!(logs[0].1, "hello from the host\n", "{logs:?} {stderr:?}");
+    assert_eq!(
+        std::fs::read_to_string(&data).unwrap(),
+        "hello from the host\n"
+    );
+    assert!(stderr[0].1.contains("Read-only file system"), "{stderr:?}");
+}
+
+#[test]
+fn named_host_paths_are_words_or_option_values_that_exist() {
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let file = tmp.path().join("agent.py");
+    std::fs::write(&file, "").unwrap();
+    let f = file.display();
+    let command = format!(
+        "python3 {f} --config='{f}' -x {}/missing /tmp/../etc relative.txt {f}",
+        tmp.path().display()
+    );
+    assert_eq!(
+        skillgate::eval::named_host_paths(&command),
+        vec![file.clone()]
+    );
+    assert_eq!(
+        skillgate::eval::named_host_paths(&format!("{f} run")),
+        Vec::<std::path::PathBuf>::new(),
+        "the first word is uploaded, not bound"
     );
 }

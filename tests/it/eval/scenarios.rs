@@ -318,6 +318,37 @@ pub fn out_of_memory(backend: Backend, scratch: &Path) {
     );
 }
 
+/// A task whose files outgrow its `[environment] storage` ends as an error naming the limit,
+/// even when the agent shrugs the full disk off and exits 0; within the limit it runs as
+/// usual. `storage = "16M"` is Harbor's older string form.
+pub fn storage_limit(backend: Backend, scratch: &Path) {
+    for (case, megabytes, over) in [("over", 40, true), ("within", 4, false)] {
+        let dir = scratch.join(case);
+        std::fs::create_dir_all(&dir).unwrap();
+        let task = task_copy(&dir, "remove-command", 60.0);
+        edit(
+            &task.join("task.toml"),
+            "memory_mb = 256",
+            "memory_mb = 256\nstorage = \"16M\"",
+        );
+        let writer = format!(
+            "head -c {megabytes}000000 /dev/zero > big.bin || echo \"disk full\"\nrm -f big.bin\nhead -c {megabytes}000000 /dev/zero > /tmp/big.bin || true\nexit 0\n"
+        );
+        let (cell, _) = one_cell(backend, &dir, task, &writer);
+        let error = cell.attempts[0].error.clone().unwrap_or_default();
+        if over {
+            assert_eq!(cell.outcome, Outcome::Error, "{cell:?}");
+            assert_eq!(
+                error,
+                "agent wrote past the task's storage limit of 16 MB ([environment] storage)"
+            );
+        } else {
+            assert_ne!(cell.outcome, Outcome::Error, "{cell:?}");
+            assert!(!error.contains("storage"), "{error}");
+        }
+    }
+}
+
 /// A command may not start more processes than a container could (1,024).
 pub fn pid_limit(backend: Backend, scratch: &Path) {
     let task = task_copy(scratch, "remove-command", 60.0);
@@ -516,10 +547,12 @@ pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path)
 /// `skillgate tasks check` of the Harbor look-alikes: the two runnable tasks prove they
 /// discriminate (reward.json and reward.txt read, bash scripts, absolute paths, env tables),
 /// the multi-step and the broken task are each one problem line, and the others still run.
-pub fn harbor_tasks_check(backend: &str, storage_note: &str) {
+/// `low_stock_problem` is the one line refusing `low-stock-json` where the backend cannot
+/// enforce its settings.
+pub fn harbor_tasks_check(backend: &str, tasks: &Path, low_stock_problem: Option<&str>) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
         .args(["tasks", "check"])
-        .arg(fixture("harbor-tasks"))
+        .arg(tasks)
         .arg("--repo")
         .arg(fixture("repos/inventory"))
         .args(["--worktree", "--backend", backend])
@@ -531,13 +564,16 @@ pub fn harbor_tasks_check(backend: &str, storage_note: &str) {
         "problem  broken-config: task.toml: unclosed table, expected `]`".to_owned(),
         "ok       count-reward-txt".to_owned(),
     ];
-    if !storage_note.is_empty() {
-        expected.push(format!("note     low-stock-json: {storage_note}"));
-    }
     expected.extend([
-        "ok       low-stock-json".to_owned(),
+        match low_stock_problem {
+            Some(problem) => format!("problem  low-stock-json: {problem}"),
+            None => "ok       low-stock-json".to_owned(),
+        },
         "problem  two-steps: multi-step tasks (`steps`) are not supported".to_owned(),
-        "4 tasks, 2 with problems".to_owned(),
+        format!(
+            "4 tasks, {} with problems",
+            2 + usize::from(low_stock_problem.is_some())
+        ),
     ]);
     assert_eq!(
         stdout.lines().collect::<Vec<_>>(),
