@@ -361,33 +361,46 @@ fn python_history_is_mined_checked_and_evaluated_from_base_commits() {
     }
 }
 
-#[test]
-fn rust_crate_commits_become_cargo_test_tasks() {
+const RUST_CALC: &str = "pub fn double(a: i32) -> i32 {\n    a * 2\n}\n\n\
+    #[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn doubles() {\n        assert_eq!(double(2), 4);\n    }\n}\n";
+
+/// A Rust crate's history: tests in `tests/` and in `#[cfg(test)]` modules beside the code.
+struct RustHistory {
+    repo: Repo,
+    integration: String,
+    manifest_change: String,
+    unit: String,
+    source_only: String,
+    tests_only: String,
+    new_module: String,
+}
+
+fn rust_history() -> RustHistory {
     let repo = Repo::new();
     let manifest = "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let lib = "pub mod calc;\n\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
     repo.commit(
         "Start the crate",
         &[
             ("Cargo.toml", manifest),
             (".gitignore", "/target\nCargo.lock\n"),
-            (
-                "src/lib.rs",
-                "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
-            ),
+            ("src/lib.rs", lib),
+            ("src/calc.rs", RUST_CALC),
             (
                 "tests/add.rs",
                 "#[test]\nfn adds() {\n    assert_eq!(tiny::add(1, 2), 3);\n}\n",
             ),
         ],
     );
-    let good = repo.commit(
+    let lib = format!("{lib}\npub fn mul(a: i32, b: i32) -> i32 {{\n    a * b\n}}\n");
+    let integration = repo.commit(
         "Add mul\n\nCo-authored-by: Other <o@example.com>",
         &[
+            ("src/lib.rs", &lib),
             (
-                "src/lib.rs",
-                "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n",
+                "tests/mul.rs",
+                "#[test]\nfn multiplies() {\n    assert_eq!(tiny::mul(2, 3), 6);\n}\n",
             ),
-            ("tests/mul.rs", "#[test]\nfn multiplies() {\n    assert_eq!(tiny::mul(2, 3), 6);\n}\n"),
         ],
     );
     let manifest_change = repo.commit(
@@ -398,15 +411,60 @@ fn rust_crate_commits_become_cargo_test_tasks() {
             ("tests/sub.rs", "#[test]\nfn subs() {}\n"),
         ],
     );
+    // The function and its test in one file: the test goes to the verifier, the function to
+    // the oracle.
+    let calc = RUST_CALC
+        .replace(
+            "}\n\n#[cfg(test)]",
+            "}\n\npub fn halve(a: i32) -> i32 {\n    a / 2\n}\n\n#[cfg(test)]",
+        )
+        .replace(
+            "    }\n}\n",
+            "    }\n\n    #[test]\n    fn halves() {\n        assert_eq!(halve(8), 4);\n    }\n}\n",
+        );
+    let unit = repo.commit("Halve numbers too", &[("src/calc.rs", &calc)]);
+    let calc = calc.replace("a * 2", "a + a");
+    let source_only = repo.commit("Double by adding", &[("src/calc.rs", &calc)]);
+    let calc = calc.replace(
+        "    fn doubles() {\n",
+        "    fn doubles() {\n        assert_eq!(double(0), 0);\n",
+    );
+    let tests_only = repo.commit("Test doubling zero", &[("src/calc.rs", &calc)]);
+    let new_module = repo.commit(
+        "Negate in a module of its own",
+        &[
+            ("src/lib.rs", &lib.replace("pub mod calc;", "pub mod calc;\npub mod neg;")),
+            (
+                "src/neg.rs",
+                "pub fn neg(a: i32) -> i32 {\n    -a\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn negates() {\n        assert_eq!(super::neg(2), -2);\n    }\n}\n",
+            ),
+        ],
+    );
+    RustHistory {
+        repo,
+        integration,
+        manifest_change,
+        unit,
+        source_only,
+        tests_only,
+        new_module,
+    }
+}
+
+#[test]
+fn rust_crate_commits_become_cargo_test_tasks() {
+    let h = rust_history();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("tasks");
-    let lines = mine(&repo, &out, &["--backend", "local"]);
-    let id = assert_kept(&lines, &good);
+    let lines = mine(&h.repo, &out, &["--backend", "local"]);
+    let id = assert_kept(&lines, &h.integration);
     assert_dropped(
         &lines,
-        &manifest_change,
+        &h.manifest_change,
         "dependency manifest change (Cargo.toml)",
     );
+    assert_dropped(&lines, &h.source_only, "source-only");
+    assert_dropped(&lines, &h.tests_only, "tests-only");
     let test_sh = std::fs::read_to_string(out.join(&id).join("tests/test.sh")).unwrap();
     assert!(
         test_sh.contains("cargo test --offline --test mul\n"),
@@ -414,7 +472,43 @@ fn rust_crate_commits_become_cargo_test_tasks() {
     );
     let instruction = std::fs::read_to_string(out.join(&id).join("instruction.md")).unwrap();
     assert!(!instruction.contains("Co-authored-by"), "{instruction}");
-    tasks_check(&out, &repo, "local");
+
+    // `#[cfg(test)]` items: the verifier patches them in and runs only their tests; the
+    // oracle holds the code without them.
+    let unit = out.join(assert_kept(&lines, &h.unit));
+    let test_sh = std::fs::read_to_string(unit.join("tests/test.sh")).unwrap();
+    assert!(
+        test_sh.contains("patch -p1 -s -f -i \"$here/cfg-test.patch\"\ncargo test --offline --workspace -- calc::tests::\n"),
+        "{test_sh}"
+    );
+    let patch = std::fs::read_to_string(unit.join("tests/cfg-test.patch")).unwrap();
+    assert!(
+        patch.starts_with("--- a/src/calc.rs\n+++ b/src/calc.rs\n"),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("+    fn halves() {\n") && !patch.contains("+pub fn halve"),
+        "{patch}"
+    );
+    let oracle = std::fs::read_to_string(unit.join("solution/files/src/calc.rs")).unwrap();
+    assert!(
+        oracle.contains("pub fn halve(") && oracle.contains("fn doubles()"),
+        "{oracle}"
+    );
+    assert!(!oracle.contains("fn halves()"), "{oracle}");
+    assert!(
+        !unit.join("tests/files").exists(),
+        "no test file of its own"
+    );
+
+    let module = out.join(assert_kept(&lines, &h.new_module));
+    let test_sh = std::fs::read_to_string(module.join("tests/test.sh")).unwrap();
+    assert!(test_sh.contains("-- neg::tests::\n"), "{test_sh}");
+    let oracle = std::fs::read_to_string(module.join("solution/files/src/neg.rs")).unwrap();
+    assert_eq!(oracle, "pub fn neg(a: i32) -> i32 {\n    -a\n}\n\n");
+    assert!(module.join("solution/files/src/lib.rs").is_file());
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3, "{lines:#?}");
+    tasks_check(&out, &h.repo, "local");
 }
 
 #[test]
