@@ -511,8 +511,8 @@ fn rust_crate_commits_become_cargo_test_tasks() {
     tasks_check(&out, &h.repo, "local");
 }
 
-#[test]
-fn node_package_commits_become_node_test_tasks() {
+/// A Node package tested with `node --test`: one good commit and one with a lockfile.
+fn node_history() -> (Repo, String, String) {
     let repo = Repo::new();
     repo.commit(
         "Start the package",
@@ -543,6 +543,12 @@ fn node_package_commits_become_node_test_tasks() {
             ("package-lock.json", "{}\n"),
         ],
     );
+    (repo, good, lock)
+}
+
+#[test]
+fn node_package_commits_become_node_test_tasks() {
+    let (repo, good, lock) = node_history();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("tasks");
     let lines = mine(&repo, &out, &["--backend", "local"]);
@@ -554,6 +560,95 @@ fn node_package_commits_become_node_test_tasks() {
         "{test_sh}"
     );
     tasks_check(&out, &repo, "local");
+}
+
+/// The image the Docker runs of mined tasks use: Debian with python3 and pytest, cargo and
+/// rustc, nodejs and patch, built by `.ci/toolchain-image`. Panics when it is missing: these
+/// tests must not pass silently.
+const TOOLCHAIN_IMAGE: &str = "skillgate-test-toolchains:bookworm";
+
+fn toolchain_image() -> &'static str {
+    let sandbox = skillgate::eval::sandbox::docker::DockerSandbox::connect("mine-toolchains", None)
+        .unwrap_or_else(|e| panic!("Docker is required for these tests and is not usable: {e}"));
+    let found = sandbox.block_on(sandbox.client().inspect_image(TOOLCHAIN_IMAGE));
+    assert!(
+        found.is_ok(),
+        "the image {TOOLCHAIN_IMAGE} is missing: build it with .ci/toolchain-image (as root, with debootstrap and Docker)"
+    );
+    TOOLCHAIN_IMAGE
+}
+
+/// Mines `repo` on Docker in the toolchain image, keeps `good`, and checks the kept tasks
+/// there; returns the folder of tasks (inside the temporary folder) and the lines `tasks
+/// mine` printed.
+fn mined_and_checked_on_docker(
+    repo: &Repo,
+    good: &[&str],
+) -> (tempfile::TempDir, PathBuf, Vec<String>) {
+    let image = toolchain_image();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let lines = mine(repo, &out, &["--backend", "docker", "--image", image]);
+    for hash in good {
+        assert_kept(&lines, hash);
+    }
+    tasks_check(&out, repo, "docker");
+    (tmp, out, lines)
+}
+
+/// A Python package with one commit that adds a function and its test, for unittest or,
+/// with a `conftest.py` at the root, for pytest.
+fn python_pair(pytest: bool) -> (Repo, String) {
+    let repo = Repo::new();
+    let test = if pytest {
+        "from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n".to_owned()
+    } else {
+        unittest("mul", "        self.assertEqual(mul(2, 3), 6)")
+    };
+    // unittest imports the tests as a package; pytest finds the root from its conftest.py.
+    let marker = if pytest {
+        ("conftest.py", "\n")
+    } else {
+        ("tests/__init__.py", "\n")
+    };
+    repo.commit(
+        "Start the calculator",
+        &[("calc/__init__.py", CALC_V1), marker],
+    );
+    let good = repo.commit(
+        "Add multiplication",
+        &[("calc/__init__.py", CALC_V2), ("tests/test_mul.py", &test)],
+    );
+    (repo, good)
+}
+
+#[test]
+fn python_tasks_pass_check_on_docker() {
+    for (pytest, runner) in [
+        (false, "python3 -m unittest tests.test_mul\n"),
+        (true, "python3 -m pytest -q tests/test_mul.py\n"),
+    ] {
+        let (repo, good) = python_pair(pytest);
+        let (_tmp, out, lines) = mined_and_checked_on_docker(&repo, &[&good]);
+        let id = assert_kept(&lines, &good);
+        let test_sh = std::fs::read_to_string(out.join(id).join("tests/test.sh")).unwrap();
+        assert!(test_sh.contains(runner), "{test_sh}");
+    }
+}
+
+#[test]
+fn rust_tasks_pass_check_on_docker() {
+    let h = rust_history();
+    let (_tmp, _, lines) =
+        mined_and_checked_on_docker(&h.repo, &[&h.integration, &h.unit, &h.new_module]);
+    assert_dropped(&lines, &h.source_only, "source-only");
+    assert_dropped(&lines, &h.tests_only, "tests-only");
+}
+
+#[test]
+fn node_tasks_pass_check_on_docker() {
+    let (repo, good, _) = node_history();
+    mined_and_checked_on_docker(&repo, &[&good]);
 }
 
 /// A POSIX sh tool, whose tests run in the busybox image: mined with `--test-cmd`, checked
