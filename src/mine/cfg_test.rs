@@ -99,7 +99,11 @@ pub fn split(path: &str, before: Option<&str>, after: &str) -> Option<Split> {
     source.push_str(rest);
     filters.sort();
     filters.dedup();
-    let source_changed = source != old_text;
+    // Blank lines left where a test item was are no change to the source.
+    let source_changed = solid_lines(&source) != solid_lines(old_text);
+    if !source_changed && before.is_some() {
+        source = old_text.to_owned();
+    }
     let source = (before.is_some() || !source.trim().is_empty()).then_some(source);
     Some(Split {
         source,
@@ -107,6 +111,14 @@ pub fn split(path: &str, before: Option<&str>, after: &str) -> Option<Split> {
         tests_changed,
         filters,
     })
+}
+
+/// The lines of `text` that are not blank, without trailing whitespace.
+fn solid_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::trim_end)
+        .collect()
 }
 
 /// The module path of a file of a crate (`src/a/b.rs` and `src/a/b/mod.rs` are `a::b`; a
@@ -293,6 +305,10 @@ mod tests {
         let s = split("src/lib.rs", Some(BEFORE), &source_only).unwrap();
         assert!(s.source_changed && !s.tests_changed);
         assert_eq!(s.source.as_deref(), Some(source_only.as_str()));
+        let code = BEFORE.split("#[cfg(test)]").next().unwrap();
+        let s = split("src/lib.rs", Some(code.trim_end()), BEFORE).unwrap();
+        assert!(!s.source_changed && s.tests_changed, "a blank line is no change");
+        assert_eq!(s.source.as_deref(), Some(code.trim_end()));
     }
 
     #[test]

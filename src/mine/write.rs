@@ -16,8 +16,8 @@ use crate::lint::fix::unified_diff;
 const AGENT_TIMEOUT_SEC: f64 = 900.0;
 /// Verifier time limit written into mined tasks (a build may precede the tests).
 const VERIFIER_TIMEOUT_SEC: f64 = 600.0;
-/// Where a task keeps the commit's changes inside `#[cfg(test)]` items.
-const TEST_ITEMS_PATCH: &str = "tests/cfg-test.patch";
+/// Where a task keeps the commit's changes inside `#[cfg(test)]` items, one patch per file.
+const TEST_ITEMS_DIR: &str = "cfg-test";
 /// Instruction lines shorter than this are never checked against the diff (`}`, `fi`...).
 const LEAK_MIN_CHARS: usize = 8;
 
@@ -87,7 +87,7 @@ impl Writer {
             .collect();
         let mut sources = self.files_at(repo, commit, false)?;
         let items = split_test_items(repo, commit, &base, &mut sources)?;
-        if tests.is_empty() && items.patch.is_empty() {
+        if tests.is_empty() && items.patches.is_empty() {
             return Ok(Err(Drop::SourceOnly.to_string()));
         }
         if !items.source_changed && !changes_source(commit, &sources) {
@@ -105,6 +105,11 @@ impl Writer {
         };
         if self.test_cmd.is_none() && !items.filters.is_empty() {
             commands.push(verifier::cargo_test_items(&items.filters));
+        }
+        if commands.is_empty() && !items.patches.is_empty() {
+            return Ok(Err(
+                "the #[cfg(test)] items it changed hold no test to run (give --test-cmd)".into(),
+            ));
         }
         if commands.is_empty() {
             return Ok(Err("no runnable test file (give --test-cmd)".into()));
@@ -143,12 +148,14 @@ impl Writer {
             false,
         )?;
         write_tree(&dir.join("tests/files"), &tests)?;
-        if !items.patch.is_empty() {
-            write(&dir.join(TEST_ITEMS_PATCH), items.patch.as_bytes(), false)?;
+        for (path, patch) in &items.patches {
+            let name = format!("{}.patch", path.replace('/', "__"));
+            let file = dir.join("tests").join(TEST_ITEMS_DIR).join(name);
+            write(&file, patch.as_bytes(), false)?;
         }
         write(
             &dir.join("tests/test.sh"),
-            test_sh(commit, &tests, !items.patch.is_empty(), &commands).as_bytes(),
+            test_sh(commit, &tests, !items.patches.is_empty(), &commands).as_bytes(),
             true,
         )?;
         write_tree(&dir.join("solution/files"), &sources)?;
@@ -196,8 +203,8 @@ impl Writer {
 /// The commit's changes inside the `#[cfg(test)]` items of its Rust files.
 #[derive(Debug, Default)]
 struct TestItems {
-    /// A unified diff (for `patch -p1`) from the oracle's files to the commit's.
-    patch: String,
+    /// Per file, a unified diff (for `patch -p1`) from the oracle's version to the commit's.
+    patches: Vec<(String, String)>,
     /// `cargo test` filters for the items added or edited.
     filters: Vec<String>,
     /// Whether a split Rust file also changed outside its test items.
@@ -206,7 +213,7 @@ struct TestItems {
 
 /// Splits every changed Rust source file at its `#[cfg(test)]` items: `sources` keeps, for
 /// the oracle, each file with the commit's change outside its test items only (a file whose
-/// change was all tests leaves the list); the rest becomes the returned patch.
+/// change was all tests leaves the list); the rest becomes the returned patches.
 fn split_test_items(
     repo: &Path,
     commit: &Commit,
@@ -260,7 +267,9 @@ fn split_test_items(
             continue;
         }
         let oracle = split.source.clone().unwrap_or_default();
-        items.patch.push_str(&unified_diff(path, &oracle, after));
+        items
+            .patches
+            .push((path.to_owned(), unified_diff(path, &oracle, after)));
         items.filters.extend(split.filters);
         match split.source {
             Some(text) if split.source_changed => replaced.push((path.to_owned(), text)),
@@ -441,10 +450,13 @@ fn test_sh(commit: &Commit, tests: &[FileAt], patch: bool, commands: &[String]) 
         s.push_str(&format!("rm -f {}\n", sh(path)));
     }
     if patch {
+        // A file that already holds the items (the patch reverses cleanly) is left alone: the
+        // proof runs the verifier twice in one workspace, the oracle between.
         s.push_str(&format!(
             "# The commit's #[cfg(test)] items, patched into the source files as they are now.\n\
-             patch -p1 -s -f -i \"$here/{}\"\n",
-            TEST_ITEMS_PATCH.trim_start_matches("tests/")
+             for p in \"$here\"/{TEST_ITEMS_DIR}/*.patch; do\n\
+             \x20 patch -p1 -s -f -R --dry-run -i \"$p\" >/dev/null 2>&1 || patch -p1 -s -f -i \"$p\"\n\
+             done\n"
         ));
     }
     for command in commands {

@@ -422,7 +422,14 @@ fn rust_history() -> RustHistory {
             "    }\n}\n",
             "    }\n\n    #[test]\n    fn halves() {\n        assert_eq!(halve(8), 4);\n    }\n}\n",
         );
-    let unit = repo.commit("Halve numbers too", &[("src/calc.rs", &calc)]);
+    // lib.rs gains a test only: the oracle leaves it alone, the verifier patches it.
+    let lib = format!(
+        "{lib}\n#[cfg(test)]\nmod tests {{\n    #[test]\n    fn halves_through_the_crate() {{\n        assert_eq!(crate::calc::halve(4), 2);\n    }}\n}}\n"
+    );
+    let unit = repo.commit(
+        "Halve numbers too",
+        &[("src/calc.rs", &calc), ("src/lib.rs", &lib)],
+    );
     let calc = calc.replace("a * 2", "a + a");
     let source_only = repo.commit("Double by adding", &[("src/calc.rs", &calc)]);
     let calc = calc.replace(
@@ -478,10 +485,12 @@ fn rust_crate_commits_become_cargo_test_tasks() {
     let unit = out.join(assert_kept(&lines, &h.unit));
     let test_sh = std::fs::read_to_string(unit.join("tests/test.sh")).unwrap();
     assert!(
-        test_sh.contains("patch -p1 -s -f -i \"$here/cfg-test.patch\"\ncargo test --offline --workspace -- calc::tests::\n"),
+        test_sh.contains(
+            "patch -p1 -s -f -i \"$p\"\ndone\ncargo test --offline --workspace -- calc::tests:: tests::\n"
+        ),
         "{test_sh}"
     );
-    let patch = std::fs::read_to_string(unit.join("tests/cfg-test.patch")).unwrap();
+    let patch = std::fs::read_to_string(unit.join("tests/cfg-test/src__calc.rs.patch")).unwrap();
     assert!(
         patch.starts_with("--- a/src/calc.rs\n+++ b/src/calc.rs\n"),
         "{patch}"
@@ -499,6 +508,11 @@ fn rust_crate_commits_become_cargo_test_tasks() {
     assert!(
         !unit.join("tests/files").exists(),
         "no test file of its own"
+    );
+    assert!(unit.join("tests/cfg-test/src__lib.rs.patch").is_file());
+    assert!(
+        !unit.join("solution/files/src/lib.rs").exists(),
+        "lib.rs changed only in its tests"
     );
 
     let module = out.join(assert_kept(&lines, &h.new_module));
