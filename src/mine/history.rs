@@ -214,9 +214,15 @@ pub fn judge(commit: &Commit, paths: &[glob_lite::Pattern], max_lines: u64) -> O
     }
     let tests = commit.of_kind(FileKind::Test).next().is_some();
     let source = commit.of_kind(FileKind::Source).next().is_some();
+    // A Rust file may hold its tests in `#[cfg(test)]` items: that is read when the task
+    // is written (`cfg_test`), not from the path.
+    let rust = commit
+        .of_kind(FileKind::Source)
+        .any(|f| f.path.ends_with(".rs"));
     match (source, tests) {
         (true, true) => None,
         (false, true) => Some(Drop::TestsOnly),
+        (true, false) if rust => None,
         (true, false) => Some(Drop::SourceOnly),
         (false, false) if commit.files.iter().all(|f| f.kind == FileKind::Docs) => {
             Some(Drop::DocsOnly)
@@ -321,12 +327,22 @@ mod tests {
     fn commits_are_judged_by_their_paths() {
         let keep = commit(1, &[("src/a.py", 3), ("tests/test_a.py", 4)]);
         assert_eq!(judge(&keep, &[], 100), None);
+        let rust = commit(1, &[("src/a.rs", 3)]);
+        assert_eq!(
+            judge(&rust, &[], 100),
+            None,
+            "its tests may be #[cfg(test)] items"
+        );
         let cases = [
             (commit(2, &[]), Drop::Merge),
             (commit(0, &[("a.py", 1)]), Drop::Root),
             (commit(1, &[("README.md", 1)]), Drop::DocsOnly),
             (commit(1, &[("tests/test_a.py", 1)]), Drop::TestsOnly),
             (commit(1, &[("src/a.py", 1)]), Drop::SourceOnly),
+            (
+                commit(1, &[("src/a.py", 1), ("doc.md", 1)]),
+                Drop::SourceOnly,
+            ),
             (commit(1, &[(".github/ci.yml", 1)]), Drop::NoSourceOrTests),
             (
                 commit(1, &[("a.py", 1), ("test_a.py", 1), ("uv.lock", 1)]),

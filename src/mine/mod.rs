@@ -9,6 +9,7 @@
 //! This layer sits above `eval` (it writes the folders `eval` reads, and proves them with its
 //! sandboxes) and below the command line.
 
+pub mod cfg_test;
 pub mod history;
 pub mod paths;
 pub mod verifier;

@@ -124,6 +124,21 @@ impl Runners {
     }
 }
 
+/// `cargo test` over every package of the workspace, restricted by name to the tests of the
+/// `#[cfg(test)]` items a commit changed (`parse::tests::`); an empty filter (an item at a
+/// crate root that is neither a module nor a function) runs every test.
+pub fn cargo_test_items(filters: &[String]) -> String {
+    let mut command = "cargo test --offline --workspace".to_owned();
+    if !filters.is_empty() && filters.iter().all(|f| !f.is_empty()) {
+        command.push_str(" --");
+        for filter in filters {
+            command.push(' ');
+            command.push_str(&sh(filter));
+        }
+    }
+    command
+}
+
 fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
@@ -285,5 +300,13 @@ mod tests {
             ["npm test -- src/a.spec.ts", "mvn -q -o test -Dtest=AbcTest"]
         );
         assert_eq!(unittest.commands(&files(&[("tests/data.json", "")])), None);
+        assert_eq!(
+            cargo_test_items(&["calc::tests::".into(), "parse::round_trip".into()]),
+            "cargo test --offline --workspace -- calc::tests:: parse::round_trip"
+        );
+        assert_eq!(
+            cargo_test_items(&["calc::tests::".into(), String::new()]),
+            "cargo test --offline --workspace"
+        );
     }
 }

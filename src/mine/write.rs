@@ -6,14 +6,18 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::MineError;
-use super::history::{Commit, git};
+use super::cfg_test;
+use super::history::{Commit, Drop, git};
 use super::paths::FileKind;
-use super::verifier::{Runners, sh};
+use super::verifier::{self, Runners, sh};
+use crate::lint::fix::unified_diff;
 
 /// Agent time limit written into mined tasks.
 const AGENT_TIMEOUT_SEC: f64 = 900.0;
 /// Verifier time limit written into mined tasks (a build may precede the tests).
 const VERIFIER_TIMEOUT_SEC: f64 = 600.0;
+/// Where a task keeps the commit's changes inside `#[cfg(test)]` items, one patch per file.
+const TEST_ITEMS_DIR: &str = "cfg-test";
 /// Instruction lines shorter than this are never checked against the diff (`}`, `fi`...).
 const LEAK_MIN_CHARS: usize = 8;
 
@@ -81,16 +85,35 @@ impl Writer {
             .iter()
             .filter_map(|(p, c)| c.as_ref().map(|(bytes, _)| (p.clone(), bytes.clone())))
             .collect();
-        let commands = match &self.test_cmd {
+        let mut sources = self.files_at(repo, commit, false)?;
+        let items = split_test_items(repo, commit, &base, &mut sources)?;
+        if tests.is_empty() && items.patches.is_empty() {
+            return Ok(Err(Drop::SourceOnly.to_string()));
+        }
+        if !items.source_changed && !changes_source(commit, &sources) {
+            return Ok(Err(format!(
+                "{} (the Rust files changed only in #[cfg(test)] items)",
+                Drop::TestsOnly
+            )));
+        }
+        let mut commands = match &self.test_cmd {
             Some(cmd) => {
                 let files: Vec<String> = present.iter().map(|(p, _)| sh(p)).collect();
                 vec![cmd.replace("{files}", &files.join(" "))]
             }
-            None => match self.runners.commands(&present) {
-                Some(c) => c,
-                None => return Ok(Err("no runnable test file (give --test-cmd)".into())),
-            },
+            None => self.runners.commands(&present).unwrap_or_default(),
         };
+        if self.test_cmd.is_none() && !items.filters.is_empty() {
+            commands.push(verifier::cargo_test_items(&items.filters));
+        }
+        if commands.is_empty() && !items.patches.is_empty() {
+            return Ok(Err(
+                "the #[cfg(test)] items it changed hold no test to run (give --test-cmd)".into(),
+            ));
+        }
+        if commands.is_empty() {
+            return Ok(Err("no runnable test file (give --test-cmd)".into()));
+        }
         let message = String::from_utf8_lossy(&git(
             repo,
             &["show", "-s", "--format=%B", commit.id.as_str()],
@@ -113,7 +136,6 @@ impl Writer {
                 "the message says nothing once trailers and diff lines are removed".into(),
             ));
         }
-        let sources = self.files_at(repo, commit, false)?;
         std::fs::create_dir_all(dir).map_err(|e| MineError::io("creating", dir, e))?;
         write(&dir.join("instruction.md"), instruction.as_bytes(), false)?;
         let image = self
@@ -126,9 +148,14 @@ impl Writer {
             false,
         )?;
         write_tree(&dir.join("tests/files"), &tests)?;
+        for (path, patch) in &items.patches {
+            let name = format!("{}.patch", path.replace('/', "__"));
+            let file = dir.join("tests").join(TEST_ITEMS_DIR).join(name);
+            write(&file, patch.as_bytes(), false)?;
+        }
         write(
             &dir.join("tests/test.sh"),
-            test_sh(commit, &tests, &commands).as_bytes(),
+            test_sh(commit, &tests, !items.patches.is_empty(), &commands).as_bytes(),
             true,
         )?;
         write_tree(&dir.join("solution/files"), &sources)?;
@@ -171,6 +198,105 @@ impl Writer {
         }
         Ok(out)
     }
+}
+
+/// The commit's changes inside the `#[cfg(test)]` items of its Rust files.
+#[derive(Debug, Default)]
+struct TestItems {
+    /// Per file, a unified diff (for `patch -p1`) from the oracle's version to the commit's.
+    patches: Vec<(String, String)>,
+    /// `cargo test` filters for the items added or edited.
+    filters: Vec<String>,
+    /// Whether a split Rust file also changed outside its test items.
+    source_changed: bool,
+}
+
+/// Splits every changed Rust source file at its `#[cfg(test)]` items: `sources` keeps, for
+/// the oracle, each file with the commit's change outside its test items only (a file whose
+/// change was all tests leaves the list); the rest becomes the returned patches.
+fn split_test_items(
+    repo: &Path,
+    commit: &Commit,
+    base: &str,
+    sources: &mut Vec<FileAt>,
+) -> Result<TestItems, MineError> {
+    let rust: Vec<&str> = sources
+        .iter()
+        .filter(|(p, c)| c.is_some() && p.ends_with(".rs"))
+        .filter(|(p, _)| {
+            commit
+                .files
+                .iter()
+                .any(|f| &f.path == p && f.kind == FileKind::Source)
+        })
+        .map(|(p, _)| p.as_str())
+        .collect();
+    let at_base = if base.is_empty() {
+        Vec::new()
+    } else {
+        tree_modes(repo, base, &rust)?
+    };
+    let mut items = TestItems::default();
+    let mut drop_paths = Vec::new();
+    let mut replaced = Vec::new();
+    for path in rust {
+        let Some((after, _)) = sources
+            .iter()
+            .find(|(p, _)| p == path)
+            .and_then(|(_, c)| c.as_ref())
+        else {
+            continue;
+        };
+        let Ok(after) = std::str::from_utf8(after) else {
+            items.source_changed = true;
+            continue;
+        };
+        let before = match at_base.iter().any(|(p, _)| p == path) {
+            true => Some(
+                String::from_utf8_lossy(&git(repo, &["show", &format!("{base}:{path}")])?)
+                    .into_owned(),
+            ),
+            false => None,
+        };
+        let Some(split) = cfg_test::split(path, before.as_deref(), after) else {
+            items.source_changed = true; // unreadable as Rust: all of it is the oracle's
+            continue;
+        };
+        items.source_changed |= split.source_changed;
+        if !split.tests_changed {
+            continue;
+        }
+        let oracle = split.source.clone().unwrap_or_default();
+        items
+            .patches
+            .push((path.to_owned(), unified_diff(path, &oracle, after)));
+        items.filters.extend(split.filters);
+        match split.source {
+            Some(text) if split.source_changed => replaced.push((path.to_owned(), text)),
+            _ => drop_paths.push(path.to_owned()),
+        }
+    }
+    sources.retain(|(p, _)| !drop_paths.contains(p));
+    for (path, text) in replaced {
+        if let Some((_, Some((bytes, _)))) = sources.iter_mut().find(|(p, _)| *p == path) {
+            *bytes = text.into_bytes();
+        }
+    }
+    items.filters.sort();
+    items.filters.dedup();
+    Ok(items)
+}
+
+/// Whether the oracle changes a source file other than a Rust one (whose source part
+/// `split_test_items` judges).
+fn changes_source(commit: &Commit, sources: &[FileAt]) -> bool {
+    sources.iter().any(|(p, c)| {
+        (!p.ends_with(".rs") || c.is_none())
+            && commit
+                .files
+                .iter()
+                .any(|f| &f.path == p && f.kind == FileKind::Source)
+    })
 }
 
 /// The modes of `paths` that exist at `commit` (`git ls-tree`).
@@ -310,7 +436,7 @@ fn task_toml(commit: &Commit, base: &str, image: &str) -> String {
     )
 }
 
-fn test_sh(commit: &Commit, tests: &[FileAt], commands: &[String]) -> String {
+fn test_sh(commit: &Commit, tests: &[FileAt], patch: bool, commands: &[String]) -> String {
     let mut s = format!(
         "#!/bin/sh\n# Verifier mined from commit {}: its test files, copied into the workspace, then\n\
          # the tests they hold. Runs from the workspace root; exit 0 = pass.\nset -eu\n\
@@ -322,6 +448,16 @@ fn test_sh(commit: &Commit, tests: &[FileAt], commands: &[String]) -> String {
     }
     for (path, _) in tests.iter().filter(|(_, c)| c.is_none()) {
         s.push_str(&format!("rm -f {}\n", sh(path)));
+    }
+    if patch {
+        // A file that already holds the items (the patch reverses cleanly) is left alone: the
+        // proof runs the verifier twice in one workspace, the oracle between.
+        s.push_str(&format!(
+            "# The commit's #[cfg(test)] items, patched into the source files as they are now.\n\
+             for p in \"$here\"/{TEST_ITEMS_DIR}/*.patch; do\n\
+             \x20 patch -p1 -s -f -R --dry-run -i \"$p\" >/dev/null 2>&1 || patch -p1 -s -f -i \"$p\"\n\
+             done\n"
+        ));
     }
     for command in commands {
         s.push_str(command);

@@ -361,33 +361,46 @@ fn python_history_is_mined_checked_and_evaluated_from_base_commits() {
     }
 }
 
-#[test]
-fn rust_crate_commits_become_cargo_test_tasks() {
+const RUST_CALC: &str = "pub fn double(a: i32) -> i32 {\n    a * 2\n}\n\n\
+    #[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn doubles() {\n        assert_eq!(double(2), 4);\n    }\n}\n";
+
+/// A Rust crate's history: tests in `tests/` and in `#[cfg(test)]` modules beside the code.
+struct RustHistory {
+    repo: Repo,
+    integration: String,
+    manifest_change: String,
+    unit: String,
+    source_only: String,
+    tests_only: String,
+    new_module: String,
+}
+
+fn rust_history() -> RustHistory {
     let repo = Repo::new();
     let manifest = "[package]\nname = \"tiny\"\nversion = \"0.1.0\"\nedition = \"2021\"\n";
+    let lib = "pub mod calc;\n\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
     repo.commit(
         "Start the crate",
         &[
             ("Cargo.toml", manifest),
             (".gitignore", "/target\nCargo.lock\n"),
-            (
-                "src/lib.rs",
-                "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
-            ),
+            ("src/lib.rs", lib),
+            ("src/calc.rs", RUST_CALC),
             (
                 "tests/add.rs",
                 "#[test]\nfn adds() {\n    assert_eq!(tiny::add(1, 2), 3);\n}\n",
             ),
         ],
     );
-    let good = repo.commit(
+    let lib = format!("{lib}\npub fn mul(a: i32, b: i32) -> i32 {{\n    a * b\n}}\n");
+    let integration = repo.commit(
         "Add mul\n\nCo-authored-by: Other <o@example.com>",
         &[
+            ("src/lib.rs", &lib),
             (
-                "src/lib.rs",
-                "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n\npub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n",
+                "tests/mul.rs",
+                "#[test]\nfn multiplies() {\n    assert_eq!(tiny::mul(2, 3), 6);\n}\n",
             ),
-            ("tests/mul.rs", "#[test]\nfn multiplies() {\n    assert_eq!(tiny::mul(2, 3), 6);\n}\n"),
         ],
     );
     let manifest_change = repo.commit(
@@ -398,15 +411,67 @@ fn rust_crate_commits_become_cargo_test_tasks() {
             ("tests/sub.rs", "#[test]\nfn subs() {}\n"),
         ],
     );
+    // The function and its test in one file: the test goes to the verifier, the function to
+    // the oracle.
+    let calc = RUST_CALC
+        .replace(
+            "}\n\n#[cfg(test)]",
+            "}\n\npub fn halve(a: i32) -> i32 {\n    a / 2\n}\n\n#[cfg(test)]",
+        )
+        .replace(
+            "    }\n}\n",
+            "    }\n\n    #[test]\n    fn halves() {\n        assert_eq!(halve(8), 4);\n    }\n}\n",
+        );
+    // lib.rs gains a test only: the oracle leaves it alone, the verifier patches it.
+    let lib = format!(
+        "{lib}\n#[cfg(test)]\nmod tests {{\n    #[test]\n    fn halves_through_the_crate() {{\n        assert_eq!(crate::calc::halve(4), 2);\n    }}\n}}\n"
+    );
+    let unit = repo.commit(
+        "Halve numbers too",
+        &[("src/calc.rs", &calc), ("src/lib.rs", &lib)],
+    );
+    let calc = calc.replace("a * 2", "a + a");
+    let source_only = repo.commit("Double by adding", &[("src/calc.rs", &calc)]);
+    let calc = calc.replace(
+        "    fn doubles() {\n",
+        "    fn doubles() {\n        assert_eq!(double(0), 0);\n",
+    );
+    let tests_only = repo.commit("Test doubling zero", &[("src/calc.rs", &calc)]);
+    let new_module = repo.commit(
+        "Negate in a module of its own",
+        &[
+            ("src/lib.rs", &lib.replace("pub mod calc;", "pub mod calc;\npub mod neg;")),
+            (
+                "src/neg.rs",
+                "pub fn neg(a: i32) -> i32 {\n    -a\n}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn negates() {\n        assert_eq!(super::neg(2), -2);\n    }\n}\n",
+            ),
+        ],
+    );
+    RustHistory {
+        repo,
+        integration,
+        manifest_change,
+        unit,
+        source_only,
+        tests_only,
+        new_module,
+    }
+}
+
+#[test]
+fn rust_crate_commits_become_cargo_test_tasks() {
+    let h = rust_history();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("tasks");
-    let lines = mine(&repo, &out, &["--backend", "local"]);
-    let id = assert_kept(&lines, &good);
+    let lines = mine(&h.repo, &out, &["--backend", "local"]);
+    let id = assert_kept(&lines, &h.integration);
     assert_dropped(
         &lines,
-        &manifest_change,
+        &h.manifest_change,
         "dependency manifest change (Cargo.toml)",
     );
+    assert_dropped(&lines, &h.source_only, "source-only");
+    assert_dropped(&lines, &h.tests_only, "tests-only");
     let test_sh = std::fs::read_to_string(out.join(&id).join("tests/test.sh")).unwrap();
     assert!(
         test_sh.contains("cargo test --offline --test mul\n"),
@@ -414,11 +479,54 @@ fn rust_crate_commits_become_cargo_test_tasks() {
     );
     let instruction = std::fs::read_to_string(out.join(&id).join("instruction.md")).unwrap();
     assert!(!instruction.contains("Co-authored-by"), "{instruction}");
-    tasks_check(&out, &repo, "local");
+
+    // `#[cfg(test)]` items: the verifier patches them in and runs only their tests; the
+    // oracle holds the code without them.
+    let unit = out.join(assert_kept(&lines, &h.unit));
+    let test_sh = std::fs::read_to_string(unit.join("tests/test.sh")).unwrap();
+    assert!(
+        test_sh.contains(
+            "patch -p1 -s -f -i \"$p\"\ndone\ncargo test --offline --workspace -- calc::tests:: tests::\n"
+        ),
+        "{test_sh}"
+    );
+    let patch = std::fs::read_to_string(unit.join("tests/cfg-test/src__calc.rs.patch")).unwrap();
+    assert!(
+        patch.starts_with("--- a/src/calc.rs\n+++ b/src/calc.rs\n"),
+        "{patch}"
+    );
+    assert!(
+        patch.contains("+    fn halves() {\n") && !patch.contains("+pub fn halve"),
+        "{patch}"
+    );
+    let oracle = std::fs::read_to_string(unit.join("solution/files/src/calc.rs")).unwrap();
+    assert!(
+        oracle.contains("pub fn halve(") && oracle.contains("fn doubles()"),
+        "{oracle}"
+    );
+    assert!(!oracle.contains("fn halves()"), "{oracle}");
+    assert!(
+        !unit.join("tests/files").exists(),
+        "no test file of its own"
+    );
+    assert!(unit.join("tests/cfg-test/src__lib.rs.patch").is_file());
+    assert!(
+        !unit.join("solution/files/src/lib.rs").exists(),
+        "lib.rs changed only in its tests"
+    );
+
+    let module = out.join(assert_kept(&lines, &h.new_module));
+    let test_sh = std::fs::read_to_string(module.join("tests/test.sh")).unwrap();
+    assert!(test_sh.contains("-- neg::tests::\n"), "{test_sh}");
+    let oracle = std::fs::read_to_string(module.join("solution/files/src/neg.rs")).unwrap();
+    assert_eq!(oracle, "pub fn neg(a: i32) -> i32 {\n    -a\n}\n\n");
+    assert!(module.join("solution/files/src/lib.rs").is_file());
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3, "{lines:#?}");
+    tasks_check(&out, &h.repo, "local");
 }
 
-#[test]
-fn node_package_commits_become_node_test_tasks() {
+/// A Node package tested with `node --test`: one good commit and one with a lockfile.
+fn node_history() -> (Repo, String, String) {
     let repo = Repo::new();
     repo.commit(
         "Start the package",
@@ -449,6 +557,12 @@ fn node_package_commits_become_node_test_tasks() {
             ("package-lock.json", "{}\n"),
         ],
     );
+    (repo, good, lock)
+}
+
+#[test]
+fn node_package_commits_become_node_test_tasks() {
+    let (repo, good, lock) = node_history();
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("tasks");
     let lines = mine(&repo, &out, &["--backend", "local"]);
@@ -460,6 +574,95 @@ fn node_package_commits_become_node_test_tasks() {
         "{test_sh}"
     );
     tasks_check(&out, &repo, "local");
+}
+
+/// The image the Docker runs of mined tasks use: Debian with python3 and pytest, cargo and
+/// rustc, nodejs and patch, built by `.ci/toolchain-image`. Panics when it is missing: these
+/// tests must not pass silently.
+const TOOLCHAIN_IMAGE: &str = "skillgate-test-toolchains:bookworm";
+
+fn toolchain_image() -> &'static str {
+    let sandbox = skillgate::eval::sandbox::docker::DockerSandbox::connect("mine-toolchains", None)
+        .unwrap_or_else(|e| panic!("Docker is required for these tests and is not usable: {e}"));
+    let found = sandbox.block_on(sandbox.client().inspect_image(TOOLCHAIN_IMAGE));
+    assert!(
+        found.is_ok(),
+        "the image {TOOLCHAIN_IMAGE} is missing: build it with .ci/toolchain-image (as root, with debootstrap and Docker)"
+    );
+    TOOLCHAIN_IMAGE
+}
+
+/// Mines `repo` on Docker in the toolchain image, keeps `good`, and checks the kept tasks
+/// there; returns the folder of tasks (inside the temporary folder) and the lines `tasks
+/// mine` printed.
+fn mined_and_checked_on_docker(
+    repo: &Repo,
+    good: &[&str],
+) -> (tempfile::TempDir, PathBuf, Vec<String>) {
+    let image = toolchain_image();
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let lines = mine(repo, &out, &["--backend", "docker", "--image", image]);
+    for hash in good {
+        assert_kept(&lines, hash);
+    }
+    tasks_check(&out, repo, "docker");
+    (tmp, out, lines)
+}
+
+/// A Python package with one commit that adds a function and its test, for unittest or,
+/// with a `conftest.py` at the root, for pytest.
+fn python_pair(pytest: bool) -> (Repo, String) {
+    let repo = Repo::new();
+    let test = if pytest {
+        "from calc import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n".to_owned()
+    } else {
+        unittest("mul", "        self.assertEqual(mul(2, 3), 6)")
+    };
+    // unittest imports the tests as a package; pytest finds the root from its conftest.py.
+    let marker = if pytest {
+        ("conftest.py", "\n")
+    } else {
+        ("tests/__init__.py", "\n")
+    };
+    repo.commit(
+        "Start the calculator",
+        &[("calc/__init__.py", CALC_V1), marker],
+    );
+    let good = repo.commit(
+        "Add multiplication",
+        &[("calc/__init__.py", CALC_V2), ("tests/test_mul.py", &test)],
+    );
+    (repo, good)
+}
+
+#[test]
+fn python_tasks_pass_check_on_docker() {
+    for (pytest, runner) in [
+        (false, "python3 -m unittest tests.test_mul\n"),
+        (true, "python3 -m pytest -q tests/test_mul.py\n"),
+    ] {
+        let (repo, good) = python_pair(pytest);
+        let (_tmp, out, lines) = mined_and_checked_on_docker(&repo, &[&good]);
+        let id = assert_kept(&lines, &good);
+        let test_sh = std::fs::read_to_string(out.join(id).join("tests/test.sh")).unwrap();
+        assert!(test_sh.contains(runner), "{test_sh}");
+    }
+}
+
+#[test]
+fn rust_tasks_pass_check_on_docker() {
+    let h = rust_history();
+    let (_tmp, _, lines) =
+        mined_and_checked_on_docker(&h.repo, &[&h.integration, &h.unit, &h.new_module]);
+    assert_dropped(&lines, &h.source_only, "source-only");
+    assert_dropped(&lines, &h.tests_only, "tests-only");
+}
+
+#[test]
+fn node_tasks_pass_check_on_docker() {
+    let (repo, good, _) = node_history();
+    mined_and_checked_on_docker(&repo, &[&good]);
 }
 
 /// A POSIX sh tool, whose tests run in the busybox image: mined with `--test-cmd`, checked
