@@ -186,3 +186,31 @@ fn only_commands_count_as_tool_use() {
     let (_, text) = review_text("Run `npm run build` first.\n", webapp);
     assert!(text.contains("SG404"), "{text}");
 }
+
+#[test]
+fn only_what_the_skill_is_written_for_conflicts_and_once_per_range() {
+    let (_, text) = review(
+        "fixtures/skills/claims-in-context",
+        "fixtures/repos/python-poetry",
+    );
+    let sg401: Vec<&str> = text.lines().filter(|l| l.contains(" SG401 ")).collect();
+    // The description's Django 5.0 is the finding; the body's two are its related places.
+    // The prohibition (Pydantic V2, Django 3.2), the facts (Django 5.1 requires Python, from
+    // Django 4.0), the constraint example and the gated section are not.
+    assert_eq!(
+        sg401,
+        [
+            "fixtures/skills/claims-in-context/SKILL.md:3:21 SG401 error the skill is written for \
+          django 5.0, but the project resolves django 4.2.11 (poetry.lock:19)"
+        ],
+        "{text}"
+    );
+    for place in [
+        "related fixtures/skills/claims-in-context/SKILL.md:7 django 5.0 again",
+        "related fixtures/skills/claims-in-context/SKILL.md:27 django 5.0 again",
+    ] {
+        assert!(text.contains(place), "missing {place:?} in:\n{text}");
+    }
+    assert!(!text.contains(" SG403 "), "{text}");
+    insta::assert_snapshot!("claims-in-context", text);
+}

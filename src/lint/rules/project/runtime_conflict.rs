@@ -2,7 +2,7 @@
 //! supported range or pins.
 
 use super::{file_line, located, range, runtime_of};
-use crate::claims::Origin;
+use crate::claims::{Origin, Role};
 use crate::finding::Severity;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Bound, Release, runtime_ecosystem};
@@ -53,7 +53,8 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
         return;
     };
     for claim in &cx.analysis().claims {
-        if claim.subject.ecosystem != Ecosystem::Runtime {
+        // "Django 5.1 requires Python 3.10+" is a fact about Django, not what the skill needs.
+        if claim.subject.ecosystem != Ecosystem::Runtime || claim.role != Role::Target {
             continue;
         }
         let name = claim.subject.package.as_str();
