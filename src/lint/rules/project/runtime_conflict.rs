@@ -1,7 +1,7 @@
 //! SG403 runtime-conflict: a runtime version the skill needs against the project's
 //! supported range or pins.
 
-use super::{file_line, located, range, runtime_of};
+use super::{file_line, located, runtime_of};
 use crate::claims::{Origin, Role};
 use crate::finding::Severity;
 use crate::lint::{Context, Emitter, Rule};
@@ -96,9 +96,8 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
             ),
             RuntimeKind::Pin => ("pins", "match the runtime the project pins"),
         };
-        out.report(
-            &cx.skill.source,
-            range(claim.span),
+        out.report_at(
+            cx.analysis().location(cx.skill, claim.span),
             format!(
                 "the skill needs {name} {}, but the project {verb} {name} {} ({})",
                 claim.requirement.written,

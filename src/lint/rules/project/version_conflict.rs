@@ -1,10 +1,10 @@
 //! SG401 version-conflict: a version the skill states against the project's version.
 
-use super::{dependencies_for, file_line, located, range};
+use super::{dependencies_for, file_line, located};
 use crate::claims::{Claim, Role};
 use crate::finding::Severity;
 use crate::lint::{Context, Emitter, Rule};
-use crate::project::version::{self, Release, Requirement};
+use crate::project::version::{self, Requirement};
 use crate::project::{Ecosystem, Located, Project};
 
 /// SG401.
@@ -63,9 +63,8 @@ fn version_conflict(cx: &Context<'_>, out: &mut Emitter) {
         let verb = if resolved { "resolves" } else { "requires" };
         let package = &claim.subject.package;
         let finding = out
-            .report(
-                &cx.skill.source,
-                range(claim.span),
+            .report_at(
+                cx.analysis().location(cx.skill, claim.span),
                 format!(
                     "the skill is written for {package} {}, but the project {verb} {package} {} ({})",
                     claim.requirement.written,
@@ -83,9 +82,8 @@ fn version_conflict(cx: &Context<'_>, out: &mut Emitter) {
                 format!("the project's {}", claim.subject.package),
             );
         for other in more {
-            finding.related(
-                &cx.skill.source,
-                range(other.span),
+            finding.related_at(
+                cx.analysis().location(cx.skill, other.span),
                 format!("{package} {} again", other.requirement.written),
             );
         }
@@ -149,9 +147,11 @@ fn claim_conflicts(
         return None;
     }
     if resolved {
-        // A prerelease or build the claim's numbers cannot place stays unknown.
-        Release::parse(used)?;
-        return version::allows(ecosystem, &claim.requirement.kind, used).map(|ok| !ok);
+        // A pre-release or build belongs to its release line: `13.3.2-canary.13` is a
+        // Next.js 13, not a Next.js 14.
+        let line = version::release_line(ecosystem, used)?;
+        return version::allows(ecosystem, &claim.requirement.kind, &line.to_string())
+            .map(|ok| !ok);
     }
     if let Requirement::Exact(exact) = &claim.requirement.kind {
         return version::satisfies(ecosystem, used, &exact.to_string()).map(|ok| !ok);
@@ -213,7 +213,15 @@ mod tests {
         );
         assert_eq!(
             claim_conflicts(npm, &claim("19", Series), "19.0.0-rc.1", true),
-            None
+            Some(false)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("14", Series), "13.3.2-canary.13", true),
+            Some(true)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("13", Series), "13.3.2-canary.13", true),
+            Some(false)
         );
     }
 
