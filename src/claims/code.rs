@@ -1,7 +1,8 @@
 //! Claims made by code blocks: install commands, manifest entries, base images, actions
 //! and their runtime inputs, and imports of known packages.
 
-use super::{AliasTable, Claim, Origin, Subject, VersionReq};
+use super::context::constraint_example;
+use super::{AliasTable, Claim, Origin, Role, Subject, VersionReq};
 use crate::project::Ecosystem;
 use crate::project::version::{Dialect, Release, Requirement};
 use crate::skill::code::{CodeFacts, Image, YamlPair};
@@ -10,17 +11,28 @@ use crate::skill::code::{CodeFacts, Image, YamlPair};
 pub fn code_claims(facts: &[CodeFacts], aliases: &AliasTable) -> Vec<Claim> {
     let mut claims = Vec::new();
     for block in facts {
-        claims.extend(block.installs.iter().map(|install| Claim {
-            subject: Subject {
-                ecosystem: install.ecosystem,
-                package: install.package.clone(),
-            },
-            requirement: optional_req(
+        claims.extend(block.installs.iter().map(|install| {
+            let requirement = optional_req(
                 install.constraint.as_deref(),
                 install_dialect(install.manager),
-            ),
-            span: install.span,
-            origin: Origin::Install,
+            );
+            // `uv add "django>=4.0,<5.0"` shows how to write a constraint, not what the
+            // skill is written for.
+            let role = if constraint_example(&requirement.written, &requirement.kind) {
+                Role::Example
+            } else {
+                Role::Target
+            };
+            Claim {
+                subject: Subject {
+                    ecosystem: install.ecosystem,
+                    package: install.package.clone(),
+                },
+                requirement,
+                span: install.span,
+                origin: Origin::Install,
+                role,
+            }
         }));
         claims.extend(block.manifest_entries.iter().map(|entry| Claim {
             subject: Subject {
@@ -33,6 +45,7 @@ pub fn code_claims(facts: &[CodeFacts], aliases: &AliasTable) -> Vec<Claim> {
             ),
             span: entry.span,
             origin: Origin::Manifest,
+            role: Role::Target,
         }));
         claims.extend(block.images.iter().filter_map(image_claim));
         claims.extend(block.actions.iter().map(|action| Claim {
@@ -46,6 +59,7 @@ pub fn code_claims(facts: &[CodeFacts], aliases: &AliasTable) -> Vec<Claim> {
             ),
             span: action.span,
             origin: Origin::Actions,
+            role: Role::Target,
         }));
         claims.extend(block.yaml_pairs.iter().filter_map(setup_runtime_claim));
         claims.extend(import_claims(block, aliases));
@@ -109,6 +123,7 @@ fn setup_runtime_claim(pair: &YamlPair) -> Option<Claim> {
         requirement,
         span: pair.span,
         origin: Origin::Actions,
+        role: Role::Target,
     })
 }
 
@@ -157,6 +172,7 @@ fn image_claim(image: &Image) -> Option<Claim> {
         requirement,
         span: image.span,
         origin: Origin::Docker,
+        role: Role::Target,
     })
 }
 
@@ -172,6 +188,7 @@ fn import_claims<'a>(
             requirement: VersionReq::any(),
             span: import.span,
             origin: Origin::Import,
+            role: Role::Target,
         })
     })
 }

@@ -3,10 +3,14 @@
 
 use std::sync::LazyLock;
 
-use super::{AliasTable, Claim};
+use super::{AliasTable, Claim, Role, heading_role};
+use crate::finding::Location;
 use crate::knowledge::knowledge;
 use crate::skill::Skill;
-use crate::skill::code::{CodeFacts, extract_facts};
+use crate::skill::code::{CodeFacts, CodeSnippet, Span, extract_facts};
+use crate::skill::markdown::{Document, Section};
+use crate::skill::references::References;
+use crate::skill::source::SourceFile;
 
 /// The package name table, built once per process from the embedded knowledge.
 ///
@@ -15,25 +19,138 @@ use crate::skill::code::{CodeFacts, extract_facts};
 static ALIASES: LazyLock<Option<AliasTable>> =
     LazyLock::new(|| AliasTable::new(&knowledge().packages).ok());
 
-/// A skill's code facts and claims.
+/// A skill's code facts and claims, from every document the agent reads: SKILL.md (its
+/// frontmatter description and body) and the markdown files SKILL.md names.
+///
+/// Spans are offsets in one space that lays the documents end to end, SKILL.md first;
+/// [`Analysis::location`] turns one back into a place in its own file.
 #[derive(Debug, Default)]
 pub struct Analysis {
-    /// One entry per code block of the SKILL.md body, in order.
+    /// One entry per code block, SKILL.md's first, in order.
     pub facts: Vec<CodeFacts>,
-    /// Version and usage claims from prose and code, in file order.
+    /// Version and usage claims from prose and code, in document and file order.
     pub claims: Vec<Claim>,
+    /// Where each document starts in the span space, and which of the skill's files it is
+    /// (`None` for SKILL.md).
+    docs: Vec<(usize, Option<usize>)>,
 }
 
 impl Analysis {
-    /// Reads the SKILL.md body's code blocks and prose.
-    pub fn of(skill: &Skill) -> Self {
-        let text = &skill.source.text;
-        let facts = extract_facts(&skill.body.snippets(text));
-        let lines = skill.body.prose(text);
-        let claims = match ALIASES.as_ref() {
+    /// Reads SKILL.md and the documents `references` shows it names directly.
+    pub fn of(skill: &Skill, references: &References) -> Self {
+        let mut analysis = Self::default();
+        let named = skill.files.iter().enumerate().filter(|(index, file)| {
+            file.doc.is_some()
+                && references.reach.get(*index).is_some_and(|reach| {
+                    reach
+                        .as_ref()
+                        .is_some_and(|r| r.depth == 1 && !r.through_folder)
+                })
+        });
+        let mut base = 0;
+        let documents =
+            std::iter::once((None, &skill.source, &skill.body)).chain(named.filter_map(
+                |(index, file)| Some((Some(index), file.source.as_ref()?, file.doc.as_ref()?)),
+            ));
+        for (file, source, doc) in documents {
+            analysis.docs.push((base, file));
+            analysis.read(skill, base, source, doc, file.is_none());
+            // One byte apart, so no span of one document touches the next.
+            base += source.text.len() + 1;
+        }
+        analysis
+    }
+
+    fn read(
+        &mut self,
+        skill: &Skill,
+        base: usize,
+        source: &SourceFile,
+        doc: &Document,
+        manifest: bool,
+    ) {
+        let text = &source.text;
+        let snippets: Vec<CodeSnippet<'_>> = doc
+            .snippets(text)
+            .into_iter()
+            .map(|s| CodeSnippet {
+                offset: s.offset + base,
+                ..s
+            })
+            .collect();
+        let facts = extract_facts(&snippets);
+        let mut lines = if manifest {
+            description_lines(skill)
+        } else {
+            Vec::new()
+        };
+        lines.extend(doc.prose(text));
+        let lines: Vec<(usize, &str)> = lines
+            .into_iter()
+            .map(|(offset, line)| (offset + base, line))
+            .collect();
+        let mut claims = match ALIASES.as_ref() {
             Some(aliases) => super::claims(&lines, &facts, aliases),
             None => Vec::new(),
         };
-        Self { facts, claims }
+        for claim in &mut claims {
+            if claim.role == Role::Target
+                && let Some(role) = section_role(&doc.sections, claim.span.start - base)
+            {
+                claim.role = role;
+            }
+        }
+        self.facts.extend(facts);
+        self.claims.extend(claims);
     }
+
+    /// The file and place of a span of this analysis.
+    pub fn location(&self, skill: &Skill, span: Span) -> Location {
+        let (base, file) = self
+            .docs
+            .iter()
+            .rev()
+            .find(|(base, _)| *base <= span.start)
+            .copied()
+            .unwrap_or((0, None));
+        let source = file
+            .and_then(|index| skill.files.get(index)?.source.as_ref())
+            .unwrap_or(&skill.source);
+        source.location(span.start - base..span.end - base)
+    }
+}
+
+/// The frontmatter description's lines, which the agent reads before the body ("Generates
+/// Spring Boot 3.x configurations"), as `(offset, line)` pairs of SKILL.md.
+fn description_lines(skill: &Skill) -> Vec<(usize, &str)> {
+    let Some(field) = &skill.frontmatter.description else {
+        return Vec::new();
+    };
+    let text = &skill.source.text;
+    let Some(block) = text.get(field.span.clone()) else {
+        return Vec::new();
+    };
+    let mut offset = field.span.start;
+    let mut lines = Vec::new();
+    for line in block.split_inclusive('\n') {
+        lines.push((offset, line.trim_end_matches(['\n', '\r'])));
+        offset += line.len();
+    }
+    lines
+}
+
+/// The role the headings above `offset` give it: "## If you are on React 18" gates every
+/// claim of its section and the sections below it.
+fn section_role(sections: &[Section], offset: usize) -> Option<Role> {
+    let mut at = sections
+        .iter()
+        .rposition(|s| s.level > 0 && s.range.contains(&offset));
+    while let Some(index) = at {
+        let section = &sections[index];
+        if let Some(role) = heading_role(&section.title) {
+            return Some(role);
+        }
+        at = section.parent;
+    }
+    None
 }

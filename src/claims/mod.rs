@@ -8,11 +8,13 @@
 
 mod aliases;
 mod code;
+mod context;
 mod facts_and_claims;
 mod prose;
 
 pub use self::aliases::{AliasTable, AliasTableError};
 pub use self::code::code_claims;
+pub use self::context::{Role, heading_role, prose_role};
 pub use self::facts_and_claims::Analysis;
 pub use self::prose::prose_claims;
 use crate::project::Ecosystem;
@@ -56,6 +58,8 @@ pub struct Claim {
     pub span: Span,
     /// What kind of text it came from.
     pub origin: Origin,
+    /// What the claim says about the skill: only a [`Role::Target`] is what it is written for.
+    pub role: Role,
 }
 
 /// A version requirement as written and normalised.

@@ -1,5 +1,6 @@
 //! Claims in prose: a known package name followed by a version ("React 18", "Python 3.12+").
 
+use super::context::prose_role;
 use super::{AliasTable, Claim, Origin, VersionReq};
 use crate::skill::code::Span;
 use crate::skill::prose_versions::{mask_urls, version_after, word_boundary};
@@ -33,6 +34,7 @@ pub fn prose_claims(lines: &[(usize, &str)], aliases: &AliasTable) -> Vec<Claim>
                         end: offset + end,
                     },
                     origin: Origin::Prose,
+                    role: prose_role(&masked, found.start(), end),
                 });
             }
         }

@@ -181,7 +181,8 @@ impl<'a> Context<'a> {
 
     /// The skill's code facts and claims, read on first use and shared by every rule.
     pub fn analysis(&self) -> &Analysis {
-        self.analysis.get_or_init(|| Analysis::of(self.skill))
+        self.analysis
+            .get_or_init(|| Analysis::of(self.skill, self.references()))
     }
 
     /// Every path the skill mentions, resolved once and shared by the structure rules.

@@ -80,7 +80,24 @@ impl Sink {
     }
 
     /// Records a version a lockfile resolved for a package.
+    ///
+    /// A version that starts like one but does not read as a release in the ecosystem is
+    /// reported and left out, so the manifest's constraint stands for the package instead of
+    /// a value no rule can compare.
     pub(crate) fn lock(&mut self, ecosystem: Ecosystem, name: &str, version: Located<String>) {
+        let value = version.value.trim_start_matches(['v', 'V']);
+        if value.starts_with(|c: char| c.is_ascii_digit())
+            && version::release_line(ecosystem, value).is_none()
+        {
+            let message = format!(
+                "the locked version `{}` of {name} is not a version by {}'s rules; \
+                 the manifest's constraint is used instead",
+                version.value,
+                ecosystem.as_str()
+            );
+            self.diagnostic(&version.path, version.line, version.column, message);
+            return;
+        }
         self.locked.push(Locked {
             ecosystem,
             name: canonical_name(ecosystem, name),

@@ -186,3 +186,79 @@ fn only_commands_count_as_tool_use() {
     let (_, text) = review_text("Run `npm run build` first.\n", webapp);
     assert!(text.contains("SG404"), "{text}");
 }
+
+#[test]
+fn only_what_the_skill_is_written_for_conflicts_and_once_per_range() {
+    let (_, text) = review(
+        "fixtures/skills/claims-in-context",
+        "fixtures/repos/python-poetry",
+    );
+    let sg401: Vec<&str> = text.lines().filter(|l| l.contains(" SG401 ")).collect();
+    // The description's Django 5.0 is the finding; the body's two are its related places.
+    // The prohibition (Pydantic V2, Django 3.2), the facts (Django 5.1 requires Python, from
+    // Django 4.0), the constraint example and the gated section are not.
+    assert_eq!(
+        sg401,
+        [
+            "fixtures/skills/claims-in-context/SKILL.md:3:21 SG401 error the skill is written for \
+          django 5.0, but the project resolves django 4.2.11 (poetry.lock:19)"
+        ],
+        "{text}"
+    );
+    for place in [
+        "related fixtures/skills/claims-in-context/SKILL.md:7 django 5.0 again",
+        "related fixtures/skills/claims-in-context/SKILL.md:27 django 5.0 again",
+    ] {
+        assert!(text.contains(place), "missing {place:?} in:\n{text}");
+    }
+    assert!(!text.contains(" SG403 "), "{text}");
+    insta::assert_snapshot!("claims-in-context", text);
+}
+
+#[test]
+fn a_canary_in_the_pnpm_lock_is_its_release_line_and_an_unreadable_entry_falls_back() {
+    let (_, text) = review(
+        "fixtures/skills/npm-pnpm-canary-conflicts",
+        "fixtures/repos/npm-pnpm-canary",
+    );
+    // next 13.3.2-canary.13 (with pnpm's peer suffix) is a Next.js 13.
+    assert!(
+        text.contains(
+            "SG401 error the skill is written for next 14, but the project resolves \
+             next 13.3.2-canary.13 (pnpm-lock.yaml:4)"
+        ),
+        "{text}"
+    );
+    // react's `18.2.x` is no version: SG400 names it, and package.json's ^18.2.0 agrees
+    // with the skill's React 18.
+    assert!(
+        text.contains(
+            "fixtures/repos/npm-pnpm-canary/pnpm-lock.yaml:7:3 SG400 info cannot read \
+             pnpm-lock.yaml:7:3: the locked version `18.2.x` of react is not a version by npm's rules"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("written for react"), "{text}");
+    insta::assert_snapshot!("npm-pnpm-canary-conflicts", text);
+}
+
+#[test]
+fn project_rules_read_the_files_skill_md_names_and_point_at_them() {
+    let (_, text) = review(
+        "fixtures/skills/references-read",
+        "fixtures/repos/python-uv",
+    );
+    let models = "fixtures/skills/references-read/references/models.md";
+    for expected in [
+        format!("{models}:3:32 SG401 error the skill is written for sqlalchemy 1.4"),
+        format!("{models}:6:1 SG402 warning `sqlalchemy.ext.declarative.declarative_base`"),
+        format!("{models}:9:8 SG402"),
+        format!("{models}:17:12 SG402 warning `.dict()` on a pydantic object"),
+    ] {
+        assert!(text.contains(&expected), "missing {expected:?} in:\n{text}");
+    }
+    // A file SKILL.md does not name is not read by the agent, nor by the rules.
+    assert!(!text.contains("unlinked.md"), "{text}");
+    assert!(!text.contains("sqlalchemy 1.3"), "{text}");
+    insta::assert_snapshot!("references-read", text);
+}

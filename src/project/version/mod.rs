@@ -125,6 +125,54 @@ pub fn admits_below(ecosystem: Ecosystem, constraint: &str, ceiling: &str) -> Op
     }
 }
 
+/// The release a version belongs to, without its pre-release and build metadata, read by
+/// the ecosystem's own rules: `13.3.2-canary.13` and `13.3.2+build.5` (semver: npm, Cargo,
+/// Go, Composer, Actions, Docker) are 13.3.2; `5.0rc1`, `1!2.0.post1`, `4.2.dev3+local`
+/// (PEP 440) are 5.0, 2.0, 4.2; `4.0.0-M1`, `3.2.0-SNAPSHOT`, `5.3.1.RELEASE` (Maven, NuGet)
+/// are 4.0.0, 3.2.0, 5.3.1; `7.1.0.rc1` and `1.15.5-x86_64-linux` (RubyGems) are 7.1.0 and
+/// 1.15.5. `None` when the text does not start with a release number in that syntax.
+pub fn release_line(ecosystem: Ecosystem, version: &str) -> Option<Release> {
+    let text = version.trim();
+    let numbers = match ecosystem {
+        Ecosystem::Pypi | Ecosystem::Runtime | Ecosystem::Kubernetes => {
+            let text = text.split('+').next().unwrap_or(text);
+            let text = text.split_once('!').map_or(text, |(_, rest)| rest);
+            let text = text.trim_start_matches(['v', 'V']);
+            let end = text
+                .find(|c: char| !c.is_ascii_digit() && c != '.')
+                .unwrap_or(text.len());
+            let (numbers, rest) = text.split_at(end);
+            let marker = rest
+                .trim_start_matches(['.', '-', '_'])
+                .trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+            let known = [
+                "", "a", "b", "c", "rc", "alpha", "beta", "pre", "preview", "post", "dev", "r",
+                "rev",
+            ];
+            if !known.contains(&marker.to_ascii_lowercase().as_str()) {
+                return None;
+            }
+            numbers.trim_end_matches('.')
+        }
+        Ecosystem::Maven | Ecosystem::Nuget | Ecosystem::Rubygems => {
+            let text = text.split(['-', '+']).next().unwrap_or(text);
+            let end = text
+                .split('.')
+                .take_while(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+                .map(|part| part.len() + 1)
+                .sum::<usize>();
+            text.get(..end.saturating_sub(1))?
+        }
+        Ecosystem::Npm
+        | Ecosystem::Cargo
+        | Ecosystem::Go
+        | Ecosystem::Composer
+        | Ecosystem::Actions
+        | Ecosystem::Docker => text.split(['-', '+']).next().unwrap_or(text),
+    };
+    Release::parse(numbers)
+}
+
 /// The ecosystem whose version semantics a runtime's versions follow
 /// (`python` -> PyPI, `node` -> npm, `rust` -> Cargo, ...).
 pub fn runtime_ecosystem(runtime: &str) -> Option<Ecosystem> {

@@ -210,3 +210,31 @@ fn requirements_allow_versions_in_the_ecosystems_order() {
     assert_eq!(allows(Npm, &read("*"), "anything"), Some(true));
     assert_eq!(allows(Npm, &Requirement::Unparsed, "1.0.0"), None);
 }
+
+#[test]
+fn release_lines_drop_prerelease_and_build_per_ecosystem() {
+    let line = |ecosystem, text| release_line(ecosystem, text).map(|r| r.to_string());
+    let some = |text: &str| Some(text.to_owned());
+    assert_eq!(line(Ecosystem::Npm, "13.3.2-canary.13"), some("13.3.2"));
+    assert_eq!(line(Ecosystem::Npm, "1.0.0+build.5"), some("1.0.0"));
+    assert_eq!(line(Ecosystem::Cargo, "1.0.0-alpha.1"), some("1.0.0"));
+    assert_eq!(
+        line(Ecosystem::Go, "v0.0.0-20230101120000-abcdef123456"),
+        some("0.0.0")
+    );
+    assert_eq!(line(Ecosystem::Pypi, "5.0rc1"), some("5.0"));
+    assert_eq!(line(Ecosystem::Pypi, "1!2.0.post1"), some("2.0"));
+    assert_eq!(line(Ecosystem::Pypi, "4.2.dev3+local.7"), some("4.2"));
+    assert_eq!(line(Ecosystem::Pypi, "2.0b2"), some("2.0"));
+    assert_eq!(line(Ecosystem::Pypi, "4.2-foo"), None);
+    assert_eq!(line(Ecosystem::Maven, "4.0.0-M1"), some("4.0.0"));
+    assert_eq!(line(Ecosystem::Maven, "5.3.1.RELEASE"), some("5.3.1"));
+    assert_eq!(line(Ecosystem::Maven, "3.2.0-SNAPSHOT"), some("3.2.0"));
+    assert_eq!(line(Ecosystem::Rubygems, "7.1.0.rc1"), some("7.1.0"));
+    assert_eq!(
+        line(Ecosystem::Rubygems, "1.15.5-x86_64-linux"),
+        some("1.15.5")
+    );
+    assert_eq!(line(Ecosystem::Npm, "latest"), None);
+    assert_eq!(line(Ecosystem::Npm, "github:user/repo#main"), None);
+}

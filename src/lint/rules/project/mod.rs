@@ -7,7 +7,6 @@
 //!
 //! [`Analysis`]: crate::claims::Analysis
 
-use std::ops::Range;
 use std::path::Path;
 
 use super::head;
@@ -17,7 +16,6 @@ use crate::lint::Rule;
 use crate::lint::fit::{self, Fit};
 use crate::project::version::Release;
 use crate::project::{Dependency, Ecosystem, Located, Project, Runtime, RuntimeKind};
-use crate::skill::code::Span;
 
 mod packages;
 mod removed_api;
@@ -232,10 +230,6 @@ fn located(project: &Project, value: &Located<String>) -> Location {
 /// `package.json:10`, as printed in messages.
 fn file_line(value: &Located<String>) -> String {
     format!("{}:{}", value.path.display(), value.line)
-}
-
-fn range(span: Span) -> Range<usize> {
-    span.start..span.end
 }
 
 /// The project's entries for a package: the package itself first, then the packages its

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::{dependencies_for, range};
+use super::dependencies_for;
 use crate::claims::Origin;
 use crate::lint::{Context, Emitter};
 use crate::project::Ecosystem;
@@ -49,9 +49,8 @@ pub(super) fn undeclared_package(cx: &Context<'_>, out: &mut Emitter) {
         {
             continue;
         }
-        out.report(
-            &cx.skill.source,
-            range(claim.span),
+        out.report_at(
+                cx.analysis().location(cx.skill, claim.span),
             format!(
                 "the skill {used} {package}, which the project does not depend on ({})",
                 ecosystem.as_str()

@@ -1,8 +1,8 @@
 //! SG403 runtime-conflict: a runtime version the skill needs against the project's
 //! supported range or pins.
 
-use super::{file_line, located, range, runtime_of};
-use crate::claims::Origin;
+use super::{file_line, located, runtime_of};
+use crate::claims::{Origin, Role};
 use crate::finding::Severity;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Bound, Release, runtime_ecosystem};
@@ -53,7 +53,8 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
         return;
     };
     for claim in &cx.analysis().claims {
-        if claim.subject.ecosystem != Ecosystem::Runtime {
+        // "Django 5.1 requires Python 3.10+" is a fact about Django, not what the skill needs.
+        if claim.subject.ecosystem != Ecosystem::Runtime || claim.role != Role::Target {
             continue;
         }
         let name = claim.subject.package.as_str();
@@ -95,9 +96,8 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
             ),
             RuntimeKind::Pin => ("pins", "match the runtime the project pins"),
         };
-        out.report(
-            &cx.skill.source,
-            range(claim.span),
+        out.report_at(
+            cx.analysis().location(cx.skill, claim.span),
             format!(
                 "the skill needs {name} {}, but the project {verb} {name} {} ({})",
                 claim.requirement.written,

@@ -1,11 +1,11 @@
 //! SG401 version-conflict: a version the skill states against the project's version.
 
-use super::{file_line, located, project_version, range};
-use crate::claims::Claim;
+use super::{dependencies_for, file_line, located};
+use crate::claims::{Claim, Role};
 use crate::finding::Severity;
 use crate::lint::{Context, Emitter, Rule};
-use crate::project::Ecosystem;
-use crate::project::version::{self, Release, Requirement};
+use crate::project::version::{self, Requirement};
+use crate::project::{Ecosystem, Located, Project};
 
 /// SG401.
 pub const VERSION_CONFLICT: Rule = Rule {
@@ -40,51 +40,99 @@ This skill targets React 19.
     check: version_conflict,
 };
 
-/// SG401: each version claim the project's version of the package cannot meet.
+/// SG401: each version the skill is written for that the project's version of the package
+/// cannot meet, once per package and claimed range, with the other places it is stated.
 fn version_conflict(cx: &Context<'_>, out: &mut Emitter) {
     let Some(project) = cx.project else {
         return;
     };
-    for claim in &cx.analysis().claims {
-        if matches!(
-            claim.requirement.kind,
-            Requirement::Any | Requirement::Unparsed
-        ) {
-            continue;
+    let mut groups: Vec<(&Claim, Vec<&Claim>)> = Vec::new();
+    for claim in cx.analysis().claims.iter().filter(|c| is_target(c)) {
+        match groups.iter_mut().find(|(head, _)| {
+            head.subject == claim.subject && head.requirement.kind == claim.requirement.kind
+        }) {
+            Some((_, more)) => more.push(claim),
+            None => groups.push((claim, Vec::new())),
         }
-        let ecosystem = claim.subject.ecosystem;
-        if !ecosystem.has_dependencies() {
-            continue;
-        }
-        let Some((used, resolved)) = project_version(project, ecosystem, &claim.subject.package)
-        else {
+    }
+    for (claim, more) in groups {
+        let Some(used) = conflicting_version(project, claim) else {
             continue;
         };
-        if claim_conflicts(ecosystem, claim, &used.value, resolved) != Some(true) {
-            continue;
-        }
+        let (used, resolved) = used;
         let verb = if resolved { "resolves" } else { "requires" };
         let package = &claim.subject.package;
-        out.report(
-            &cx.skill.source,
-            range(claim.span),
-            format!(
-                "the skill is written for {package} {}, but the project {verb} {package} {} ({})",
-                claim.requirement.written,
-                used.value,
-                file_line(used)
-            ),
-        )
-        .help(format!(
-            "update the skill for {} {}, or say which versions it is for so it is not \
-             injected into projects on another one",
-            claim.subject.package, used.value
-        ))
-        .related_at(
-            located(project, used),
-            format!("the project's {}", claim.subject.package),
-        );
+        let finding = out
+            .report_at(
+                cx.analysis().location(cx.skill, claim.span),
+                format!(
+                    "the skill is written for {package} {}, but the project {verb} {package} {} ({})",
+                    claim.requirement.written,
+                    used.value,
+                    file_line(used)
+                ),
+            )
+            .help(format!(
+                "update the skill for {} {}, or say which versions it is for so it is not \
+                 injected into projects on another one",
+                claim.subject.package, used.value
+            ))
+            .related_at(
+                located(project, used),
+                format!("the project's {}", claim.subject.package),
+            );
+        for other in more {
+            finding.related_at(
+                cx.analysis().location(cx.skill, other.span),
+                format!("{package} {} again", other.requirement.written),
+            );
+        }
     }
+}
+
+/// A claim SG401 compares: what the skill is written for, with a version.
+fn is_target(claim: &Claim) -> bool {
+    claim.role == Role::Target
+        && !matches!(
+            claim.requirement.kind,
+            Requirement::Any | Requirement::Unparsed
+        )
+        && claim.subject.ecosystem.has_dependencies()
+}
+
+/// The project's entry the claim conflicts with. Resolved versions are alternatives (two
+/// lockfiles of a monorepo, two workflows on `actions/checkout@v4` and `@v2`): the claim
+/// conflicts when it meets none of them. Declared constraints of one package apply together,
+/// so one that excludes the claim is enough, except for workflows, which each pin their own.
+fn conflicting_version<'p>(
+    project: &'p Project,
+    claim: &Claim,
+) -> Option<(&'p Located<String>, bool)> {
+    let ecosystem = claim.subject.ecosystem;
+    let entries = dependencies_for(project, ecosystem, &claim.subject.package);
+    let resolved: Vec<&Located<String>> =
+        entries.iter().filter_map(|d| d.resolved.as_ref()).collect();
+    let (values, resolved, all) = if resolved.is_empty() {
+        let constraints = entries
+            .iter()
+            .filter_map(|d| d.constraint.as_ref())
+            .collect();
+        (constraints, false, ecosystem == Ecosystem::Actions)
+    } else {
+        (resolved, true, true)
+    };
+    let mut first = None;
+    for used in values {
+        match claim_conflicts(ecosystem, claim, &used.value, resolved) {
+            Some(true) if !all => return Some((used, resolved)),
+            Some(true) => {
+                first.get_or_insert((used, resolved));
+            }
+            Some(false) if all => return None,
+            Some(false) | None => {}
+        }
+    }
+    first
 }
 
 /// Whether the claim and the project's version cannot both hold; `None` when unknown.
@@ -94,10 +142,16 @@ fn claim_conflicts(
     used: &str,
     resolved: bool,
 ) -> Option<bool> {
+    if is_commit(used) {
+        // `actions/checkout@3d3c42e…` names a commit, not a version.
+        return None;
+    }
     if resolved {
-        // A prerelease or build the claim's numbers cannot place stays unknown.
-        Release::parse(used)?;
-        return version::allows(ecosystem, &claim.requirement.kind, used).map(|ok| !ok);
+        // A pre-release or build belongs to its release line: `13.3.2-canary.13` is a
+        // Next.js 13, not a Next.js 14.
+        let line = version::release_line(ecosystem, used)?;
+        return version::allows(ecosystem, &claim.requirement.kind, &line.to_string())
+            .map(|ok| !ok);
     }
     if let Requirement::Exact(exact) = &claim.requirement.kind {
         return version::satisfies(ecosystem, used, &exact.to_string()).map(|ok| !ok);
@@ -116,6 +170,13 @@ fn claim_conflicts(
     }
 }
 
+/// Whether a reference is a commit hash rather than a version.
+fn is_commit(reference: &str) -> bool {
+    reference.len() >= 7
+        && reference.bytes().all(|b| b.is_ascii_hexdigit())
+        && reference.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +191,7 @@ mod tests {
             requirement: crate::claims::VersionReq::parse(written, dialect),
             span: crate::skill::code::Span { start: 0, end: 0 },
             origin: Origin::Prose,
+            role: crate::claims::Role::Target,
         }
     }
 
@@ -151,7 +213,15 @@ mod tests {
         );
         assert_eq!(
             claim_conflicts(npm, &claim("19", Series), "19.0.0-rc.1", true),
-            None
+            Some(false)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("14", Series), "13.3.2-canary.13", true),
+            Some(true)
+        );
+        assert_eq!(
+            claim_conflicts(npm, &claim("13", Series), "13.3.2-canary.13", true),
+            Some(false)
         );
     }
 
@@ -183,5 +253,18 @@ mod tests {
             claim_conflicts(npm, &claim("18", Series), "latest", false),
             None
         );
+    }
+
+    #[test]
+    fn a_commit_pin_is_not_a_version() {
+        use crate::project::version::Dialect::Series;
+        let actions = Ecosystem::Actions;
+        let pin = "3d3c42e5aac5ba805825da76410c181273ba90b1";
+        assert_eq!(
+            claim_conflicts(actions, &claim("4", Series), pin, false),
+            None
+        );
+        assert!(!is_commit("v4"));
+        assert!(!is_commit("20240101"));
     }
 }

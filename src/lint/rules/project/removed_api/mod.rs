@@ -6,7 +6,7 @@ mod matcher;
 use std::sync::LazyLock;
 
 pub use self::matcher::{ApiHit, ApiMatcher, PatternError, keep_strongest};
-use super::{file_line, located, project_version, range, runtime_of};
+use super::{file_line, located, project_version, runtime_of};
 use crate::finding::Severity;
 use crate::knowledge::{ApiChange, ApiFile, ChangeKind, knowledge};
 use crate::lint::{Context, Emitter, Rule};
@@ -163,9 +163,8 @@ fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
             None => format!("see {}", change.source),
         };
         let finding = out
-            .report(
-                &cx.skill.source,
-                range(hit.span),
+            .report_at(
+                cx.analysis().location(cx.skill, hit.span),
                 format!(
                     "{} is {}{since}{used}: {}",
                     shown(&hit.matched, &file.package),

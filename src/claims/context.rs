@@ -1,0 +1,419 @@
+//! What a claim means in its sentence and section: the version the skill is written for,
+//! or a version it warns against, a section for readers on another version, a fact about
+//! a release, or a value inside a command that shows the syntax.
+//!
+//! Only the first is a claim about the skill itself; the others are read from the same
+//! words ("MUST NOT use Pydantic V1 syntax", "Skip this section if using React 18",
+//! "React 19 requires v16.1.0+", `uv add "django>=4.0,<5.0"`) and would be false
+//! conflicts if taken at face value.
+
+use crate::project::version::Requirement;
+
+/// The role of a version claim in the skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// What the skill is written for ("This skill targets React 18").
+    Target,
+    /// A version the skill tells the reader not to use ("avoid Spring Boot 2.x patterns").
+    Avoided,
+    /// A passage for readers on that version only ("skip this section if using React 18").
+    Gated,
+    /// A statement about a release ("React 19 requires …", "added in Python 3.12").
+    Fact,
+    /// A constraint shown as syntax in a command (`uv add "django>=4.0,<5.0"`).
+    Example,
+}
+
+impl Role {
+    /// Lower-case name, as printed in evidence.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Target => "target",
+            Self::Avoided => "avoided",
+            Self::Gated => "gated",
+            Self::Fact => "fact",
+            Self::Example => "example",
+        }
+    }
+}
+
+/// Words before a version, in its sentence, that warn against it.
+const AVOID_BEFORE: &[&str] = &[
+    "must not",
+    "mustn't",
+    "do not",
+    "don't",
+    "never",
+    "avoid",
+    "instead of",
+    "rather than",
+    "not ",
+    "no more",
+    "deprecated",
+    "legacy",
+    "outdated",
+    "obsolete",
+    "old ",
+    "older",
+    "unlike",
+    "stop using",
+    "away from",
+    "drop ",
+    "dropped",
+    "removed",
+    "replaces",
+    "replacing",
+];
+
+/// Words right after a version that mark it as one to move away from.
+const AVOID_AFTER: &[&str] = &[
+    "(deprecated",
+    "(legacy",
+    "(old",
+    "(outdated",
+    "(eol",
+    "(end of life",
+    "is deprecated",
+    "are deprecated",
+    "is legacy",
+    "is outdated",
+    "is obsolete",
+    "is end-of-life",
+    "is end of life",
+    "reached end",
+    "is no longer",
+    "are no longer",
+    "no longer",
+    "style is",
+    "syntax is deprecated",
+    "-style",
+];
+
+/// Words before a version, in its sentence, that restrict a passage to its readers.
+const GATE_BEFORE: &[&str] = &[
+    "if ",
+    "unless",
+    "skip",
+    "when using",
+    "when on",
+    "when you use",
+    "when you're on",
+    "for projects on",
+    "for projects using",
+    "for projects still",
+    "for apps on",
+    "for codebases on",
+    "users of",
+    "still on",
+    "stuck on",
+    "only for",
+    "otherwise",
+];
+
+/// Words right before a version that make the sentence a statement about that release.
+const FACT_BEFORE: &[&str] = &[
+    "since",
+    "as of",
+    "added in",
+    "introduced in",
+    "new in",
+    "removed in",
+    "deprecated in",
+    "changed in",
+    "released",
+    "before",
+    "prior to",
+    "until",
+    "starting with",
+    "starting in",
+    "starting from",
+    "beginning with",
+    "compared to",
+    "compared with",
+    "than",
+    "in versions",
+    "up to",
+];
+
+/// Verbs right after a version that make it the subject of a statement about a release.
+const FACT_AFTER: &[&str] = &[
+    "requires",
+    "require",
+    "needs",
+    "introduced",
+    "introduces",
+    "added",
+    "adds",
+    "removed",
+    "removes",
+    "deprecated",
+    "deprecates",
+    "changed",
+    "changes",
+    "ships",
+    "shipped",
+    "brings",
+    "brought",
+    "was released",
+    "is released",
+    "released",
+    "made",
+    "makes",
+    "dropped",
+    "drops",
+    "replaced",
+    "replaces",
+    "renamed",
+    "moved",
+    "supports",
+    "no longer",
+];
+
+/// Verbs of requirement: "X requires Y" states a fact about X when X is a versioned thing.
+const REQUIRE_VERBS: &[&str] = &[" requires ", " require ", " needs ", " need "];
+
+/// The role of a prose claim at `start..end` of `line`.
+pub fn prose_role(line: &str, start: usize, end: usize) -> Role {
+    let sentence = sentence_around(line, start, end);
+    let before = line[sentence.start..start].to_ascii_lowercase();
+    let after = line[end..sentence.end].to_ascii_lowercase();
+    let after = after.trim_start_matches([' ', ',']);
+    // "from React 17 to 18": the first version is the one being left.
+    if last_word(&before) == Some("from") && (after.starts_with("to ") || after.contains(" to ")) {
+        return Role::Avoided;
+    }
+    if AVOID_BEFORE.iter().any(|w| has_word(&before, w))
+        || AVOID_AFTER.iter().any(|w| after.starts_with(w))
+        || after_noun_then(after, AVOID_AFTER)
+    {
+        return Role::Avoided;
+    }
+    if GATE_BEFORE.iter().any(|w| has_word(&before, w)) {
+        return Role::Gated;
+    }
+    let trimmed = before.trim_end();
+    if FACT_BEFORE.iter().any(|w| ends_with_word(trimmed, w))
+        || FACT_AFTER.iter().any(|w| starts_with_word(after, w))
+        || stated_of_another(&before)
+    {
+        return Role::Fact;
+    }
+    Role::Target
+}
+
+/// The role a section heading gives the claims below it, if any: "If you are on React 18",
+/// "Legacy (Pydantic V1)", "Migrating from Spring Boot 2".
+pub fn heading_role(title: &str) -> Option<Role> {
+    let lower = format!(" {} ", title.to_ascii_lowercase());
+    let avoided = [
+        "legacy",
+        "deprecated",
+        "old ",
+        "older",
+        "outdated",
+        "anti-pattern",
+        "antipattern",
+        "don't",
+        "do not",
+        "avoid",
+        "migrating from",
+        "migrate from",
+        "migration from",
+        "upgrading from",
+        "upgrade from",
+        "what not",
+        "pitfalls",
+        "mistakes",
+    ];
+    if avoided.iter().any(|w| has_word(&lower, w)) {
+        return Some(Role::Avoided);
+    }
+    let gated = ["if ", "unless", "for projects", "users of", "still on"];
+    if gated.iter().any(|w| has_word(&lower, w)) {
+        return Some(Role::Gated);
+    }
+    None
+}
+
+/// Whether an install argument's requirement only shows constraint syntax: a range with
+/// both ends or with several parts (`"django>=4.0,<5.0"`), rather than a pin or a minimum.
+pub fn constraint_example(written: &str, requirement: &Requirement) -> bool {
+    if written.contains(',') || written.contains("||") {
+        return true;
+    }
+    matches!(
+        requirement,
+        Requirement::Range {
+            min: Some(_),
+            max: Some(_),
+        }
+    )
+}
+
+/// The byte range of the sentence of `line` holding `start..end`.
+fn sentence_around(line: &str, start: usize, end: usize) -> std::ops::Range<usize> {
+    let is_stop = |text: &str, at: usize| {
+        let bytes = text.as_bytes();
+        matches!(bytes[at], b'.' | b';' | b'!' | b'?')
+            && bytes.get(at + 1).is_none_or(|b| b.is_ascii_whitespace())
+    };
+    let from = (0..start)
+        .rev()
+        .find(|&at| is_stop(line, at))
+        .map_or(0, |at| at + 1);
+    let to = (end..line.len())
+        .find(|&at| is_stop(line, at))
+        .unwrap_or(line.len());
+    from..to
+}
+
+/// Whether `word` occurs in `text` starting at a word boundary.
+fn has_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        text[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+fn ends_with_word(text: &str, word: &str) -> bool {
+    text.strip_suffix(word).is_some_and(|rest| {
+        rest.chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric())
+    })
+}
+
+fn starts_with_word(text: &str, word: &str) -> bool {
+    text.strip_prefix(word)
+        .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_alphanumeric()))
+}
+
+fn last_word(text: &str) -> Option<&str> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .rfind(|w| !w.is_empty())
+}
+
+/// "Pydantic V1 syntax is deprecated": one noun between the version and the warning.
+fn after_noun_then(after: &str, words: &[&str]) -> bool {
+    let Some((noun, rest)) = after.split_once(' ') else {
+        return false;
+    };
+    noun.chars().all(|c| c.is_alphanumeric() || c == '-')
+        && words.iter().any(|w| rest.trim_start().starts_with(w))
+}
+
+/// "Next.js 15 requires React 19": a requirement verb right after a version, so the
+/// sentence states what another release needs ("This skill requires", "and needs" do not).
+fn stated_of_another(before: &str) -> bool {
+    let padded = format!(" {before}");
+    REQUIRE_VERBS.iter().any(|verb| {
+        padded.rfind(verb).is_some_and(|at| {
+            padded[..at]
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|word| word.bytes().any(|b| b.is_ascii_digit()))
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn role(line: &str, claim: &str) -> Role {
+        let start = line.find(claim).expect("claim in line");
+        prose_role(line, start, start + claim.len())
+    }
+
+    #[test]
+    fn targets_stay_targets() {
+        for (line, claim) in [
+            ("This skill targets React 18.", "React 18"),
+            ("Written for Spring Boot 2.x apps", "Spring Boot 2.x"),
+            ("Requires Node 18 or later", "Node 18 or later"),
+            ("migrate to pydantic v2", "pydantic v2"),
+            ("## Vue 3", "Vue 3"),
+            ("This skill requires React 19.", "React 19"),
+            (
+                "This skill targets Django 5.0, and needs Python 3.12 or later.",
+                "Python 3.12 or later",
+            ),
+            ("This skill is for Next.js 14 and React 19.", "React 19"),
+            ("Use Django 5.0 for new projects.", "Django 5.0"),
+        ] {
+            assert_eq!(role(line, claim), Role::Target, "{line}");
+        }
+    }
+
+    #[test]
+    fn prohibitions_are_avoided() {
+        for (line, claim) in [
+            ("- MUST NOT: use Pydantic V1 syntax", "Pydantic V1"),
+            (
+                "Avoid deprecated Spring Boot 2.x patterns.",
+                "Spring Boot 2.x",
+            ),
+            ("Do not write React 17 style class components.", "React 17"),
+            ("Pydantic V1 syntax is deprecated.", "Pydantic V1"),
+            ("Upgrading from Django 4.2 to 5.0 is simple.", "Django 4.2"),
+            ("Use hooks instead of React 16 lifecycles.", "React 16"),
+        ] {
+            assert_eq!(role(line, claim), Role::Avoided, "{line}");
+        }
+    }
+
+    #[test]
+    fn gates_and_facts_are_not_targets() {
+        for (line, claim, expected) in [
+            (
+                "Skip this section if using React 18.",
+                "React 18",
+                Role::Gated,
+            ),
+            (
+                "If you are on Next.js 13, keep pages/.",
+                "Next.js 13",
+                Role::Gated,
+            ),
+            (
+                "React 19 requires v16.1.0+ of the plugin.",
+                "React 19",
+                Role::Fact,
+            ),
+            ("Next.js 15 requires React 19.", "React 19", Role::Fact),
+            ("This was added in Python 3.12.", "Python 3.12", Role::Fact),
+            (
+                "Since Django 4.1, async views work.",
+                "Django 4.1",
+                Role::Fact,
+            ),
+            (
+                "Django 5.0 introduced field groups.",
+                "Django 5.0",
+                Role::Fact,
+            ),
+        ] {
+            assert_eq!(role(line, claim), expected, "{line}");
+        }
+    }
+
+    #[test]
+    fn sentences_end_at_a_stop() {
+        let line = "Do not use jQuery. This skill targets React 18.";
+        assert_eq!(role(line, "React 18"), Role::Target);
+    }
+
+    #[test]
+    fn headings_gate_their_sections() {
+        assert_eq!(heading_role("If you are on React 18"), Some(Role::Gated));
+        assert_eq!(heading_role("Legacy Pydantic V1"), Some(Role::Avoided));
+        assert_eq!(
+            heading_role("Migrating from Spring Boot 2"),
+            Some(Role::Avoided)
+        );
+        assert_eq!(heading_role("Server components"), None);
+        assert_eq!(heading_role("Verifying the fix"), None);
+    }
+}
