@@ -307,7 +307,10 @@ mod tests {
         assert_eq!(s.source.as_deref(), Some(source_only.as_str()));
         let code = BEFORE.split("#[cfg(test)]").next().unwrap();
         let s = split("src/lib.rs", Some(code.trim_end()), BEFORE).unwrap();
-        assert!(!s.source_changed && s.tests_changed, "a blank line is no change");
+        assert!(
+            !s.source_changed && s.tests_changed,
+            "a blank line is no change"
+        );
         assert_eq!(s.source.as_deref(), Some(code.trim_end()));
     }
 

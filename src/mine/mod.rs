@@ -230,11 +230,19 @@ fn make_task(
 fn judge_proof(untouched: &[runner::Verdict], solved: &[runner::Verdict]) -> Result<(), String> {
     let passes = |v: &[runner::Verdict]| v.iter().filter(|r| r.passed).count();
     let (base, oracle) = (passes(untouched), passes(solved));
+    // The first line a tool marks as an error (cargo's reason comes before its reminders),
+    // else the last line (a Python traceback ends with the exception).
     let last_line = |v: &[runner::Verdict]| {
         v.iter()
             .find(|r| !r.passed)
-            .and_then(|r| r.output.lines().rev().find(|l| !l.trim().is_empty()))
-            .map(|l| format!(": {}", l.trim()))
+            .and_then(|r| {
+                let mut lines = r.output.lines().map(str::trim);
+                lines
+                    .clone()
+                    .find(|l| l.starts_with("error:") || l.starts_with("error["))
+                    .or_else(|| lines.rfind(|l| !l.is_empty()))
+            })
+            .map(|l| format!(": {l}"))
             .unwrap_or_default()
     };
     if (base > 0 && base < untouched.len()) || (oracle > 0 && oracle < solved.len()) {
@@ -344,9 +352,16 @@ mod tests {
                 .contains("passes on the base")
         );
         assert!(
-            judge_proof(&[f.clone(), f.clone()], &[f.clone(), f])
+            judge_proof(&[f.clone(), f.clone()], &[f.clone(), f.clone()])
                 .unwrap_err()
                 .ends_with("AssertionError: 2 != 3")
+        );
+        let mut offline = f.clone();
+        offline.output = "error: no matching package named `memchr` found\nnote: offline\nAs a reminder, you're using offline mode\n".into();
+        assert!(
+            judge_proof(&[f.clone(), f], &[offline.clone(), offline])
+                .unwrap_err()
+                .ends_with("error: no matching package named `memchr` found")
         );
     }
 
