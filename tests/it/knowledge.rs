@@ -61,7 +61,6 @@ const NOT_YET_REWORKED: &[&str] = &[
     "apis/maven/spring-security.toml",
     "apis/npm/angular-core.toml",
     "apis/npm/eslint.toml",
-    "apis/npm/jest.toml",
     "apis/npm/tailwindcss.toml",
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
