@@ -27,6 +27,7 @@ fn main() {
         ecosystem,
         package: package.to_owned(),
         also: Vec::new(),
+        prose_only: None,
     })
     .collect();
     let Ok(table) = AliasTable::new(&aliases) else {

@@ -74,15 +74,13 @@ pub(crate) fn run(args: &KnowledgeArgs) -> Result<ExitCode, Error> {
         .collect::<Result<Vec<_>, _>>()?;
     install_packs(packs)?;
     let entries = knowledge::knowledge().select(args.query.as_deref());
-    if entries.is_empty() {
-        if let Some(query) = &args.query {
-            return Err(Error::usage(
-                format!("no knowledge entries for `{query}`"),
-                Some(
-                    "give an ecosystem (npm, pypi, runtime), a package (react-dom) or a prose name (React)",
-                ),
-            ));
-        }
+    if let (true, Some(query)) = (entries.is_empty(), &args.query) {
+        return Err(Error::usage(
+            format!("no knowledge entries for `{query}`"),
+            Some(
+                "give an ecosystem (npm, pypi, runtime), a package (react-dom) or a prose name (React)",
+            ),
+        ));
     }
     let text = match args.format {
         ListFormat::Table => knowledge_table(&entries),

@@ -47,6 +47,13 @@ fn embedded_list_matches_rules_directory() {
 /// them and may lack `evidence` and `passes` until then. Temporary: every other file is held
 /// to the full standard, and once this list is empty it goes and `STRICT` is all there is.
 const NOT_YET_REWORKED: &[&str] = &[
+    // npm files with entries not yet re-verified (see docs/knowledge-changes.md).
+    "apis/npm/angular-core.toml",
+    "apis/npm/eslint.toml",
+    "apis/npm/tailwindcss.toml",
+    "apis/npm/vite.toml",
+    "apis/npm/vue.toml",
+    // Files being re-verified separately.
     "apis/actions/actions-cache.toml",
     "apis/actions/actions-checkout.toml",
     "apis/actions/actions-download-artifact.toml",
@@ -59,12 +66,6 @@ const NOT_YET_REWORKED: &[&str] = &[
     "apis/maven/junit.toml",
     "apis/maven/spring-boot.toml",
     "apis/maven/spring-security.toml",
-    "apis/npm/angular-core.toml",
-    "apis/npm/eslint.toml",
-    "apis/npm/jest.toml",
-    "apis/npm/tailwindcss.toml",
-    "apis/npm/vite.toml",
-    "apis/npm/vue.toml",
     "apis/pypi/django.toml",
     "apis/pypi/flask.toml",
     "apis/pypi/numpy.toml",
