@@ -53,27 +53,6 @@ const NOT_YET_REWORKED: &[&str] = &[
     "apis/npm/tailwindcss.toml",
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
-    // Files being re-verified separately.
-    "apis/actions/actions-cache.toml",
-    "apis/actions/actions-checkout.toml",
-    "apis/actions/actions-download-artifact.toml",
-    "apis/actions/actions-setup-node.toml",
-    "apis/actions/actions-setup-python.toml",
-    "apis/actions/actions-upload-artifact.toml",
-    "apis/actions/workflow-commands.toml",
-    "apis/cargo/tokio.toml",
-    "apis/kubernetes/kubernetes.toml",
-    "apis/maven/junit.toml",
-    "apis/maven/spring-boot.toml",
-    "apis/maven/spring-security.toml",
-    "apis/pypi/django.toml",
-    "apis/pypi/flask.toml",
-    "apis/pypi/numpy.toml",
-    "apis/pypi/pandas.toml",
-    "apis/pypi/pydantic.toml",
-    "apis/pypi/pytest.toml",
-    "apis/pypi/sqlalchemy.toml",
-    "apis/runtime/python.toml",
 ];
 
 /// The validator as users run it, with the real matcher.
