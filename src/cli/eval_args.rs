@@ -219,6 +219,34 @@ mod tests {
     }
 
     #[test]
+    fn storage_limits_are_required_by_the_flag_or_the_config() {
+        let args = [
+            "x",
+            "SKILL.md",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            "./a.sh",
+        ];
+        let plain = Settings::default();
+        let required: Settings = toml::from_str("require-storage-limits = true\n").unwrap();
+        let options = |flag: bool, config: &Settings| {
+            let mut argv = args.to_vec();
+            if flag {
+                argv.push("--require-storage-limits");
+            }
+            let cli = Cli::parse_from(argv);
+            Overrides::from(cli.eval)
+                .into_options(config)
+                .unwrap()
+                .require_storage_limits
+        };
+        assert!(!options(false, &plain));
+        assert!(options(true, &plain));
+        assert!(options(false, &required));
+    }
+
+    #[test]
     fn resume_reads_the_options_back_and_refuses_different_ones() {
         let tmp = tempfile::tempdir().unwrap();
         let run = tmp.path().join("run");
