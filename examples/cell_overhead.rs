@@ -78,6 +78,7 @@ fn measure(backend: Backend, jobs: usize, cells: u32) -> Result<f64, skillgate::
         install: None,
         quiet: true,
         verifier_offline: false,
+        require_storage_limits: false,
         build: false,
         shard: None,
     };

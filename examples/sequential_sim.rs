@@ -146,6 +146,7 @@ fn cell(task: usize, condition: Condition, seed: u32, passed: bool) -> CellRecor
         output_tokens: 0,
         wall_s: 1.0,
         environment_skills_removed: Vec::new(),
+        storage_not_enforced: None,
     }
 }
 

@@ -92,6 +92,11 @@ pub(crate) struct EvalArgs {
     /// verifier has the network its task gives it, as under Harbor).
     #[arg(long)]
     pub verifier_offline: bool,
+    /// Refuse a task whose [environment] storage the backend cannot enforce (a Docker
+    /// engine whose storage driver has no disk quotas); by default it runs without the
+    /// limit, said on stderr and in the report.
+    #[arg(long)]
+    pub require_storage_limits: bool,
     /// Build each task's environment/Dockerfile even when the task names a docker_image
     /// (by default the image is used, and pulled when missing).
     #[arg(long)]
@@ -125,6 +130,10 @@ pub(crate) struct TasksCheckArgs {
     /// Run every verifier without network, whatever its task allows.
     #[arg(long)]
     pub verifier_offline: bool,
+    /// Refuse a task whose [environment] storage the backend cannot enforce, rather than
+    /// check it without the limit.
+    #[arg(long)]
+    pub require_storage_limits: bool,
     /// Build each task's environment/Dockerfile even when the task names a docker_image.
     #[arg(long)]
     pub build: bool,
@@ -160,6 +169,7 @@ impl From<EvalArgs> for Overrides {
             no_cache: args.no_cache,
             quiet: args.quiet,
             verifier_offline: args.verifier_offline,
+            require_storage_limits: args.require_storage_limits,
             build: args.build,
             shard: args.shard,
         }
@@ -206,6 +216,34 @@ mod tests {
         assert!(o.skill.is_absolute() && o.repo.is_absolute() && o.out.is_absolute());
         assert_eq!(o.conditions, vec![Condition::C0, Condition::C2]);
         assert_eq!(o.install, None);
+    }
+
+    #[test]
+    fn storage_limits_are_required_by_the_flag_or_the_config() {
+        let args = [
+            "x",
+            "SKILL.md",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            "./a.sh",
+        ];
+        let plain = Settings::default();
+        let required: Settings = toml::from_str("require-storage-limits = true\n").unwrap();
+        let options = |flag: bool, config: &Settings| {
+            let mut argv = args.to_vec();
+            if flag {
+                argv.push("--require-storage-limits");
+            }
+            let cli = Cli::parse_from(argv);
+            Overrides::from(cli.eval)
+                .into_options(config)
+                .unwrap()
+                .require_storage_limits
+        };
+        assert!(!options(false, &plain));
+        assert!(options(true, &plain));
+        assert!(options(false, &required));
     }
 
     #[test]

@@ -161,6 +161,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         &eval::run_id(logs.path()),
         None,
         args.build,
+        args.require_storage_limits,
     )?;
     let checks = eval::check_tasks(
         &args.dir,

@@ -292,6 +292,7 @@ fn evaluate(
         no_cache: e.no_cache,
         aa: false,
         verifier_offline: false,
+        require_storage_limits: false,
         build: false,
         quiet: true,
         // The gate decides each skill, so it runs every cell of its evaluation.

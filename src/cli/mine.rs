@@ -76,8 +76,13 @@ pub(super) fn run(args: &MineArgs) -> Result<ExitCode, Error> {
     let logs = tempfile::tempdir()
         .map_err(|e| crate::eval::EvalError::io("creating", "a temporary folder", e))?;
     let backend = Backend::from(args.backend);
-    let sandbox =
-        crate::eval::sandbox_for(backend, &crate::eval::run_id(logs.path()), None, false)?;
+    let sandbox = crate::eval::sandbox_for(
+        backend,
+        &crate::eval::run_id(logs.path()),
+        None,
+        false,
+        false,
+    )?;
     let mut print = |c: &mine::Candidate| println!("{c}");
     let candidates = mine::mine(&options, sandbox.as_ref(), &mut print).map_err(|e| match e {
         // Interruptions and sandbox failures end the command as they end `eval`.

@@ -127,6 +127,19 @@ pub struct CellRecord {
     /// condition's own skill is there.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub environment_skills_removed: Vec<String>,
+    /// The task's `[environment] storage` limit when the backend ran the cell without
+    /// enforcing it, and why; absent when there was no limit or it was enforced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub storage_not_enforced: Option<StorageNotEnforced>,
+}
+
+/// A task's storage limit that a cell ran without (the engine could not enforce it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StorageNotEnforced {
+    /// The limit the task sets, in MB.
+    pub limit_mb: u64,
+    /// Why it was not enforced, in one line.
+    pub reason: String,
 }
 
 /// What the cells of a journal ran in, per task: which phases could reach the network, and
@@ -140,6 +153,25 @@ pub struct EnvironmentSummary {
     /// One row per task whose environment held skills, sorted by task.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills_removed: Vec<SkillsRemoved>,
+    /// One row per task, limit and reason whose storage limit was not enforced, sorted by
+    /// task.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub storage_not_enforced: Vec<StorageRow>,
+}
+
+/// The cells of one task that ran without its storage limit, for one reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StorageRow {
+    /// The task id.
+    pub task: String,
+    /// The limit the task sets, in MB.
+    pub limit_mb: u64,
+    /// Why it was not enforced.
+    pub reason: String,
+    /// The conditions of those cells.
+    pub conditions: Vec<Condition>,
+    /// How many cells.
+    pub cells: u32,
 }
 
 /// The cells of one task whose attempts ran with the same network per phase.
@@ -181,6 +213,8 @@ impl EnvironmentSummary {
         let mut network: BTreeMap<NetworkKey, (BTreeSet<Condition>, u32, u32)> = BTreeMap::new();
         let mut removed: BTreeMap<String, (BTreeSet<String>, BTreeSet<Condition>, u32)> =
             BTreeMap::new();
+        let mut storage: BTreeMap<(String, u64, String), (BTreeSet<Condition>, u32)> =
+            BTreeMap::new();
         for cell in latest.into_values() {
             let mut counted = BTreeSet::new();
             for phases in cell.attempts.iter().filter_map(|a| a.network) {
@@ -198,6 +232,13 @@ impl EnvironmentSummary {
                     .extend(cell.environment_skills_removed.iter().cloned());
                 row.1.insert(cell.condition);
                 row.2 += 1;
+            }
+            if let Some(s) = &cell.storage_not_enforced {
+                let row = storage
+                    .entry((cell.task.clone(), s.limit_mb, s.reason.clone()))
+                    .or_default();
+                row.0.insert(cell.condition);
+                row.1 += 1;
             }
         }
         Self {
@@ -223,12 +264,26 @@ impl EnvironmentSummary {
                     cells,
                 })
                 .collect(),
+            storage_not_enforced: storage
+                .into_iter()
+                .map(
+                    |((task, limit_mb, reason), (conditions, cells))| StorageRow {
+                        task,
+                        limit_mb,
+                        reason,
+                        conditions: conditions.into_iter().collect(),
+                        cells,
+                    },
+                )
+                .collect(),
         }
     }
 
     /// Whether the journal said nothing about the environment (written before it did).
     pub fn is_empty(&self) -> bool {
-        self.network.is_empty() && self.skills_removed.is_empty()
+        self.network.is_empty()
+            && self.skills_removed.is_empty()
+            && self.storage_not_enforced.is_empty()
     }
 }
 
@@ -276,6 +331,7 @@ impl CellRecord {
             output_tokens: attempts.iter().map(|a| a.output_tokens).sum(),
             wall_s: attempts.iter().map(|a| a.wall_s).sum(),
             environment_skills_removed: Vec::new(),
+            storage_not_enforced: None,
             attempts,
             skill_sha256: key.skill_sha256,
             task: key.task,

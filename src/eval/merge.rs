@@ -211,7 +211,7 @@ fn read_parts(dirs: &[PathBuf]) -> Result<Vec<Part>, EvalError> {
 /// carries the hashes of its skill and task.
 fn differs(a: &RunInfo, b: &RunInfo) -> Option<&'static str> {
     let (x, y) = (&a.config, &b.config);
-    let checks: [(&'static str, bool); 12] = [
+    let checks: [(&'static str, bool); 13] = [
         ("the skill's body", a.skill_body == b.skill_body),
         ("the control body", a.control_body == b.control_body),
         (
@@ -228,6 +228,10 @@ fn differs(a: &RunInfo, b: &RunInfo) -> Option<&'static str> {
         (
             "the verifier's network",
             x.verifier_offline == y.verifier_offline,
+        ),
+        (
+            "whether storage limits are required",
+            x.require_storage_limits == y.require_storage_limits,
         ),
         ("skillgate's version", a.versions == b.versions),
     ];

@@ -112,11 +112,14 @@ pub fn sandbox_for(
     run_id: &str,
     install: Option<String>,
     build: bool,
+    require_storage_limits: bool,
 ) -> Result<Box<dyn sandbox::Sandbox>, EvalError> {
     Ok(match backend {
-        Backend::Docker => {
-            Box::new(sandbox::docker::DockerSandbox::connect(run_id, install)?.build_images(build))
-        }
+        Backend::Docker => Box::new(
+            sandbox::docker::DockerSandbox::connect(run_id, install)?
+                .build_images(build)
+                .require_storage_limits(require_storage_limits),
+        ),
         Backend::Local => Box::new(sandbox::local::LocalSandbox::default()),
     })
 }
@@ -196,6 +199,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         &run_id,
         options.install.clone(),
         options.build,
+        options.require_storage_limits,
     )?;
     let mut plan = plan;
     let (runnable, refused): (Vec<_>, Vec<_>) = std::mem::take(&mut plan.tasks)
@@ -217,6 +221,9 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         )));
     }
     plan.tasks = runnable;
+    if let Some(line) = storage_not_enforced_line(sandbox.as_ref(), &plan.tasks) {
+        eprintln!("{line}");
+    }
     for task in &plan.tasks {
         for note in sandbox.notes(task) {
             eprintln!("note: task {}: {note}", task.id);
@@ -229,6 +236,25 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         options.resume,
         options,
     )
+}
+
+/// The one line saying that the backend runs tasks without their `[environment] storage`
+/// limit (`None` when every limit is enforced): the reason, and how many tasks set one.
+pub fn storage_not_enforced_line(
+    sandbox: &dyn sandbox::Sandbox,
+    tasks: &[task::Task],
+) -> Option<String> {
+    let reasons: Vec<String> = tasks
+        .iter()
+        .filter_map(|t| sandbox.storage_not_enforced(t))
+        .collect();
+    let first = reasons.first()?;
+    Some(format!(
+        "storage limits are not enforced: {first}; {} {} set one (--require-storage-limits refuses {} instead)",
+        reasons.len(),
+        if reasons.len() == 1 { "task" } else { "tasks" },
+        if reasons.len() == 1 { "it" } else { "them" },
+    ))
 }
 
 /// The agent as the options describe it; an `--agent-cmd` naming a host file is uploaded.
@@ -335,6 +361,9 @@ pub fn check_tasks(
         });
     }
     sandbox.prepare(&tasks)?;
+    if let Some(line) = storage_not_enforced_line(sandbox, &tasks) {
+        eprintln!("{line}");
+    }
     let bases = base::Bases::load(repo_dir, &tasks)?;
     for task in &tasks {
         let mut problems = task.problems(skill);

@@ -57,6 +57,9 @@ pub struct Overrides {
     pub quiet: bool,
     /// Run every verifier without network, whatever its task allows.
     pub verifier_offline: bool,
+    /// Refuse a task whose `[environment] storage` the backend cannot enforce (by default
+    /// it runs without the limit, and the report says so).
+    pub require_storage_limits: bool,
     /// Build `environment/Dockerfile` even for tasks that name a `docker_image`.
     pub build: bool,
     /// Run only share K of N of the cells (by a stable hash of task, condition and seed);
@@ -111,6 +114,9 @@ pub struct EvalOptions {
     /// Every verifier without network, whatever its task allows.
     #[serde(default)]
     pub verifier_offline: bool,
+    /// Refuse tasks whose storage limit the backend cannot enforce.
+    #[serde(default)]
+    pub require_storage_limits: bool,
     /// Build task images from their Dockerfile even when they name an image.
     #[serde(default)]
     pub build: bool,
@@ -205,6 +211,8 @@ impl Overrides {
             install,
             quiet: self.quiet,
             verifier_offline: self.verifier_offline,
+            require_storage_limits: self.require_storage_limits
+                || config.require_storage_limits.unwrap_or(false),
             build: self.build,
             shard: self.shard,
         };
@@ -289,6 +297,11 @@ impl Overrides {
                 "--verifier-offline",
                 self.verifier_offline.then(|| on_off(true)),
                 on_off(recorded.verifier_offline),
+            ),
+            (
+                "--require-storage-limits",
+                self.require_storage_limits.then(|| on_off(true)),
+                on_off(recorded.require_storage_limits),
             ),
             (
                 "--build",

@@ -16,11 +16,11 @@ use crate::eval::condition::{
     Condition, Placement, PresentedSkill, SkillParts, instruction_at, present,
 };
 use crate::eval::control::{BodyMeasure, ControlBody};
-use crate::eval::journal::PhaseNetwork;
 use crate::eval::journal::{
     AttemptRecord, CellKey, CellRecord, Journal, Outcome, OutcomeCache, Resumption, RunInfo,
     read_run_info, write_run_info,
 };
+use crate::eval::journal::{PhaseNetwork, StorageNotEnforced};
 use crate::eval::options::EvalOptions;
 use crate::eval::sandbox::{
     Bundle, CONTROL_DIR, CellError, ExecSpec, SOLUTION_DIR, Sandbox, Session, TESTS_DIR,
@@ -476,6 +476,10 @@ fn run_cell(
         };
         let mut cell = CellRecord::new(key.clone(), attempts);
         cell.environment_skills_removed = removed;
+        cell.storage_not_enforced = task.settings.storage_mb.and_then(|limit_mb| {
+            let reason = sandbox.storage_not_enforced(task)?;
+            Some(StorageNotEnforced { limit_mb, reason })
+        });
         let done = cell.outcome != Outcome::Error;
         record = Some(cell);
         if done {

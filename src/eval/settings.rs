@@ -61,4 +61,7 @@ pub struct Settings {
     /// Shell command installing the agent in the task image, run once per image and kept
     /// as a derived image.
     pub install: Option<String>,
+    /// Refuse a task whose `[environment] storage` the backend cannot enforce (an engine
+    /// without disk quotas), rather than run it without the limit.
+    pub require_storage_limits: Option<bool>,
 }

@@ -7,9 +7,9 @@ use crate::stats::{EvalSummary, Interval, TaskComparison, TaskResult};
 use crate::verdict::{Decision, Verdict, signed, signed_whole};
 
 use super::verdict_text::{
-    CONDITION_HEADERS, DELTA_HEADERS, NETWORK_HEADERS, SKILLS_REMOVED_TITLE, basis_word,
-    condition_rows, decision_word, delta_rows, deltas, evidence_line, headline, network_rows,
-    points_bracket, skills_removed_lines,
+    CONDITION_HEADERS, DELTA_HEADERS, NETWORK_HEADERS, SKILLS_REMOVED_TITLE, STORAGE_TITLE,
+    basis_word, condition_rows, decision_word, delta_rows, deltas, evidence_line, headline,
+    network_rows, points_bracket, skills_removed_lines, storage_lines,
 };
 
 /// Width of the drawings, in CSS pixels.
@@ -103,6 +103,13 @@ fn evaluation(summary: &EvalSummary) -> String {
     if !environment.skills_removed.is_empty() {
         let _ = writeln!(out, "<p>{}</p>\n<ul>", escape(SKILLS_REMOVED_TITLE));
         for line in skills_removed_lines(environment) {
+            let _ = writeln!(out, "<li>{}</li>", escape(&line));
+        }
+        out.push_str("</ul>\n");
+    }
+    if !environment.storage_not_enforced.is_empty() {
+        let _ = writeln!(out, "<p>{}</p>\n<ul>", escape(STORAGE_TITLE));
+        for line in storage_lines(environment) {
             let _ = writeln!(out, "<li>{}</li>", escape(&line));
         }
         out.push_str("</ul>\n");

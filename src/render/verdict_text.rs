@@ -36,6 +36,9 @@ pub(crate) const NETWORK_HEADERS: [&str; 6] = [
 pub(crate) const SKILLS_REMOVED_TITLE: &str =
     "Skills already in the environment, removed before the agent ran:";
 
+/// Heads the list of tasks whose storage limit was not enforced.
+pub(crate) const STORAGE_TITLE: &str = "Storage limits not enforced (the cells ran without them):";
+
 /// Shown where a figure could not be computed.
 const MISSING: &str = "n/a";
 
@@ -65,6 +68,13 @@ pub fn human(verdict: &Verdict) -> String {
         if !summary.environment.skills_removed.is_empty() {
             out.push_str(&format!("{SKILLS_REMOVED_TITLE}\n"));
             for line in skills_removed_lines(&summary.environment) {
+                out.push_str(&format!("  - {line}\n"));
+            }
+            out.push('\n');
+        }
+        if !summary.environment.storage_not_enforced.is_empty() {
+            out.push_str(&format!("{STORAGE_TITLE}\n"));
+            for line in storage_lines(&summary.environment) {
                 out.push_str(&format!("  - {line}\n"));
             }
             out.push('\n');
@@ -114,6 +124,13 @@ pub fn markdown(verdict: &Verdict) -> String {
         if !summary.environment.skills_removed.is_empty() {
             out.push_str(&format!("{SKILLS_REMOVED_TITLE}\n\n"));
             for line in skills_removed_lines(&summary.environment) {
+                out.push_str(&format!("- {}\n", markdown_escape(&line)));
+            }
+            out.push('\n');
+        }
+        if !summary.environment.storage_not_enforced.is_empty() {
+            out.push_str(&format!("{STORAGE_TITLE}\n\n"));
+            for line in storage_lines(&summary.environment) {
                 out.push_str(&format!("- {}\n", markdown_escape(&line)));
             }
             out.push('\n');
@@ -230,6 +247,25 @@ pub(crate) fn skills_removed_lines(environment: &EnvironmentSummary) -> Vec<Stri
                 "{}: {} ({}; {} {})",
                 row.task,
                 row.skills.join(", "),
+                conditions_list(&row.conditions),
+                row.cells,
+                if row.cells == 1 { "cell" } else { "cells" }
+            )
+        })
+        .collect()
+}
+
+/// `task-01: 10240 MB, the engine's storage driver ... (C0, C1, C2; 9 cells)`.
+pub(crate) fn storage_lines(environment: &EnvironmentSummary) -> Vec<String> {
+    environment
+        .storage_not_enforced
+        .iter()
+        .map(|row| {
+            format!(
+                "{}: {} MB, {} ({}; {} {})",
+                row.task,
+                row.limit_mb,
+                row.reason,
                 conditions_list(&row.conditions),
                 row.cells,
                 if row.cells == 1 { "cell" } else { "cells" }

@@ -200,3 +200,45 @@ fn a_journal_without_environment_records_reports_none() {
     assert!(!verdict_text::human(&verdict).contains("Environment"));
     assert!(!html::page(&verdict, "x").contains("Environment"));
 }
+
+/// The same run on an engine without disk quotas: `t2` sets a storage limit that its cells
+/// ran without, and every format lists it with the reason.
+#[test]
+fn storage_not_enforced_in_every_format() {
+    use skillgate::eval::journal::StorageNotEnforced;
+    let mut cells = four_tasks_with_environment();
+    for cell in cells.iter_mut().filter(|c| c.task == "t2") {
+        cell.storage_not_enforced = Some(StorageNotEnforced {
+            limit_mb: 10240,
+            reason: "the engine's storage driver fuse-overlayfs has no disk quotas (`--storage-opt size` needs overlay2 on xfs with pquota, btrfs, zfs or devicemapper)".into(),
+        });
+    }
+    let verdict = evaluated(&cells);
+    let environment = &verdict.eval.as_ref().unwrap().environment;
+    assert_eq!(environment.storage_not_enforced.len(), 1, "{environment:?}");
+    insta::assert_json_snapshot!(
+        "storage_not_enforced_json",
+        environment.storage_not_enforced
+    );
+    insta::assert_snapshot!("storage_not_enforced_human", verdict_text::human(&verdict));
+    insta::assert_snapshot!(
+        "storage_not_enforced_markdown",
+        verdict_text::markdown(&verdict)
+    );
+    let page = html::page(&verdict, "xlsx on example/sheets");
+    let section = &page[page.find("<h2>Environment</h2>").unwrap()..];
+    insta::assert_snapshot!("storage_not_enforced_html", section);
+}
+
+/// A journal line written before cells recorded unenforced storage limits still reads.
+#[test]
+fn an_older_cell_line_reads_without_storage_records() {
+    let cell = &four_tasks()[0];
+    let mut json = serde_json::to_value(cell).unwrap();
+    assert!(json.get("storage_not_enforced").is_none(), "{json}");
+    json.as_object_mut()
+        .unwrap()
+        .remove("environment_skills_removed");
+    let back: CellRecord = serde_json::from_value(json).unwrap();
+    assert_eq!(&back, cell);
+}

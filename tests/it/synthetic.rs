@@ -59,6 +59,7 @@ pub fn cell_with(
         output_tokens: attempts.iter().map(|a| a.output_tokens).sum(),
         wall_s: attempts.iter().map(|a| a.wall_s).sum(),
         environment_skills_removed: Vec::new(),
+        storage_not_enforced: None,
         attempts,
     }
 }

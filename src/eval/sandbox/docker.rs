@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -64,6 +65,9 @@ pub struct DockerSandbox {
     warm: Mutex<Vec<(String, Starting)>>,
     /// Whether the engine limits a container's disk, or why not (asked once).
     storage: std::sync::OnceLock<Result<(), String>>,
+    /// Refuse a task whose storage limit the engine cannot enforce, rather than run it
+    /// without.
+    require_storage_limits: bool,
 }
 
 impl Drop for DockerSandbox {
@@ -94,13 +98,14 @@ struct ContainerSpec {
 }
 
 impl ContainerSpec {
-    fn new(image: &str, task: Option<&Task>, network: bool, run_id: &str) -> Self {
+    /// `quotas`: whether the engine can limit the container's disk to the task's storage.
+    fn new(image: &str, task: Option<&Task>, network: bool, run_id: &str, quotas: bool) -> Self {
         let env = task.map(|t| &t.config.environment);
         Self {
             image: image.to_owned(),
             cpus: env.and_then(|e| e.cpus),
             memory_mb: task.and_then(|t| t.settings.memory_mb),
-            storage_mb: task.and_then(|t| t.settings.storage_mb),
+            storage_mb: task.and_then(|t| t.settings.storage_mb).filter(|_| quotas),
             network,
             run_id: run_id.to_owned(),
         }
@@ -199,6 +204,7 @@ impl DockerSandbox {
             stopping: Arc::new(AtomicBool::new(false)),
             warm: Mutex::new(Vec::new()),
             storage: std::sync::OnceLock::new(),
+            require_storage_limits: false,
         };
         sandbox.remove_on_interrupt();
         Ok(sandbox)
@@ -208,6 +214,19 @@ impl DockerSandbox {
     pub fn build_images(mut self, build: bool) -> Self {
         self.build = build;
         self
+    }
+
+    /// Refuses tasks whose `[environment] storage` the engine cannot enforce (by default
+    /// they run without the limit, and their cells say so).
+    pub fn require_storage_limits(mut self, require: bool) -> Self {
+        self.require_storage_limits = require;
+        self
+    }
+
+    /// Whether containers get the task's disk quota: only once the engine was found to give
+    /// them (asked by [`Self::storage_support`], at the latest in `prepare`).
+    fn quotas(&self) -> bool {
+        self.storage.get().is_some_and(Result::is_ok)
     }
 
     /// Whether the engine can limit a container's disk (`--storage-opt size`), or why not.
@@ -495,7 +514,7 @@ impl DockerSandbox {
         task: Option<&Task>,
         network: bool,
     ) -> Result<String, CellError> {
-        let spec = ContainerSpec::new(image, task, network, &self.run_id);
+        let spec = ContainerSpec::new(image, task, network, &self.run_id, self.quotas());
         start_container(self.docker.clone(), spec, Arc::clone(&self.stopping)).await
     }
 
@@ -504,7 +523,13 @@ impl DockerSandbox {
     /// container start-up overlaps the current cell instead of adding to it.
     fn container_for(&self, task: &Task, image: &TaskImage) -> Result<String, CellError> {
         let network = task.network(Phase::Agent);
-        let spec = ContainerSpec::new(&image.image, Some(task), network, &self.run_id);
+        let spec = ContainerSpec::new(
+            &image.image,
+            Some(task),
+            network,
+            &self.run_id,
+            self.quotas(),
+        );
         let ready = self.warm.lock().ok().and_then(|mut warm| {
             let at = warm.iter().position(|(id, _)| *id == task.id)?;
             Some(warm.remove(at).1)
@@ -560,11 +585,21 @@ impl Sandbox for DockerSandbox {
     }
 
     fn refuses(&self, task: &Task) -> Option<String> {
-        let mb = task.settings.storage_mb?;
+        let mb = task
+            .settings
+            .storage_mb
+            .filter(|_| self.require_storage_limits)?;
         let why = self.storage_support().err()?;
         Some(format!(
             "[environment] storage ({mb} MB) cannot be enforced on this Docker engine: {why}; use --backend local as root"
         ))
+    }
+
+    fn storage_not_enforced(&self, task: &Task) -> Option<String> {
+        task.settings
+            .storage_mb
+            .filter(|_| !self.require_storage_limits)?;
+        self.storage_support().err()
     }
 
     fn after_interrupt(&self) {
@@ -576,6 +611,10 @@ impl Sandbox for DockerSandbox {
         // A killed earlier process of the same run may have left containers behind.
         for id in self.run_containers()? {
             self.block_on(self.remove_container(&id));
+        }
+        if tasks.iter().any(|t| t.settings.storage_mb.is_some()) {
+            // Asked here, outside the runtime, so containers know whether to ask for quotas.
+            let _ = self.storage_support();
         }
         let mut resolved = HashMap::new();
         for task in tasks {
@@ -604,8 +643,9 @@ impl Sandbox for DockerSandbox {
             workdir: image.workdir,
             connected: network,
             oom_kills: 0,
-            storage_limited: task.settings.storage_mb.is_some(),
+            storage_limited: task.settings.storage_mb.is_some() && self.quotas(),
             removed_skills: Vec::new(),
+            host_uploaded: Vec::new(),
         };
         let workdir = session.workdir.clone();
         session.upload(&workdir, workspace)?;
@@ -638,6 +678,8 @@ struct DockerSession<'a> {
     storage_limited: bool,
     /// Skills the image held in an agent's skill folder, removed at the start.
     removed_skills: Vec<String>,
+    /// Host paths named by the agent command, already copied into the container.
+    host_uploaded: Vec<PathBuf>,
 }
 
 impl Drop for DockerSession<'_> {
@@ -757,6 +799,50 @@ impl DockerSession<'_> {
         })
     }
 
+    /// Copies host files and folders that a command names (the agent command's later
+    /// words, such as `python3 /opt/agent/main.py`) to the same paths in the container,
+    /// once per cell, and takes their write permission away: the container cannot see the
+    /// host's files, and the local backend binds them read-only at those paths too.
+    fn upload_host_paths(&mut self, paths: &[PathBuf]) -> Result<(), CellError> {
+        let fresh: Vec<&PathBuf> = paths
+            .iter()
+            .filter(|p| !self.host_uploaded.contains(*p))
+            .collect();
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        let mut bundle = Bundle::new();
+        for path in &fresh {
+            let shown = path.to_string_lossy();
+            let meta = std::fs::metadata(path)
+                .map_err(|e| CellError::new(&format!("reading {shown}"), e))?;
+            if meta.is_dir() {
+                bundle
+                    .add_dir(shown.trim_start_matches('/'), path)
+                    .map_err(|e| CellError(format!("reading {shown}: {e}")))?;
+            } else {
+                let bytes = std::fs::read(path)
+                    .map_err(|e| CellError::new(&format!("reading {shown}"), e))?;
+                use std::os::unix::fs::PermissionsExt;
+                bundle.add_bytes(&shown, bytes, meta.permissions().mode() & 0o111 != 0);
+            }
+        }
+        self.upload("/", &bundle)?;
+        let mut argv = vec!["chmod".to_owned(), "-R".to_owned(), "a-w".to_owned()];
+        argv.extend(fresh.iter().map(|p| p.to_string_lossy().into_owned()));
+        let argv: Vec<&str> = argv.iter().map(String::as_str).collect();
+        let (_, code) = self
+            .sandbox
+            .block_on(self.helper(&argv, "making the agent command's files read-only"))?;
+        if code != Some(0) {
+            return Err(CellError(format!(
+                "making the agent command's files read-only: chmod exited with {code:?}"
+            )));
+        }
+        self.host_uploaded.extend(fresh.into_iter().cloned());
+        Ok(())
+    }
+
     /// Whether the container's disk quota is used up: a write past it fills it first.
     async fn root_full(&self) -> Result<bool, CellError> {
         let (out, _) = self
@@ -872,6 +958,7 @@ impl Session for DockerSession<'_> {
     }
 
     fn exec(&mut self, spec: &ExecSpec) -> Result<ExecResult, CellError> {
+        self.upload_host_paths(&spec.host_paths)?;
         let sandbox = self.sandbox;
         sandbox.block_on(self.run(spec))
     }
@@ -959,7 +1046,7 @@ fn storage_driver_limits(driver: &str, backing: &str) -> Result<(), String> {
         "btrfs" | "zfs" | "devicemapper" | "windowsfilter" => Ok(()),
         "overlay2" if backing == "xfs" => Ok(()),
         "overlay2" => Err(format!(
-            "its storage driver overlay2 limits a container's disk only on xfs mounted with pquota, and it runs on {}",
+            "the engine's storage driver overlay2 has disk quotas only on xfs mounted with pquota, and it runs on {}",
             if backing.is_empty() {
                 "an unknown file system"
             } else {
@@ -967,7 +1054,7 @@ fn storage_driver_limits(driver: &str, backing: &str) -> Result<(), String> {
             }
         )),
         other => Err(format!(
-            "its storage driver {other} cannot limit a container's disk (`--storage-opt size` needs overlay2 on xfs with pquota, btrfs, zfs or devicemapper)"
+            "the engine's storage driver {other} has no disk quotas (`--storage-opt size` needs overlay2 on xfs with pquota, btrfs, zfs or devicemapper)"
         )),
     }
 }
@@ -1072,7 +1159,10 @@ mod tests {
         let ext4 = storage_driver_limits("overlay2", "extfs").unwrap_err();
         assert!(ext4.contains("runs on extfs"), "{ext4}");
         let fuse = storage_driver_limits("fuse-overlayfs", "").unwrap_err();
-        assert!(fuse.contains("fuse-overlayfs cannot limit"), "{fuse}");
+        assert!(
+            fuse.starts_with("the engine's storage driver fuse-overlayfs has no disk quotas"),
+            "{fuse}"
+        );
     }
 
     #[test]

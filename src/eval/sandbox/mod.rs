@@ -99,6 +99,12 @@ pub trait Sandbox: Send + Sync {
         None
     }
 
+    /// Why this backend runs `task` without enforcing its `[environment] storage` (one
+    /// line), when it does; the cells record it and the report says so.
+    fn storage_not_enforced(&self, _task: &Task) -> Option<String> {
+        None
+    }
+
     /// What of `task`'s settings this backend does not enforce (one line each), said
     /// wherever the task is checked or run.
     fn notes(&self, _task: &Task) -> Vec<String> {

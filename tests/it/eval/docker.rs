@@ -232,14 +232,17 @@ fn out_of_memory() {
 }
 
 /// Where the engine limits a container's disk, a task outgrowing `storage` is an error naming
-/// the limit; where it cannot (fuse-overlayfs, overlay2 on ext4...), the task is refused in
-/// one line before any container starts, never run without its limit.
+/// the limit; where it cannot (fuse-overlayfs, overlay2 on ext4...), the task runs without
+/// it and its cells say why, and with `--require-storage-limits` it is refused in one line
+/// before any container starts.
 #[test]
 fn storage_limit() {
     let sandbox = docker("image-setup");
     match sandbox.storage_support() {
         Ok(()) => with_docker(|dir| scenarios::storage_limit(Backend::Docker, dir)),
         Err(why) => {
+            with_docker(|dir| scenarios::storage_not_enforced(Backend::Docker, dir, &why));
+            let sandbox = sandbox.require_storage_limits(true);
             let tmp = tempfile::tempdir().unwrap();
             let task = task_copy(tmp.path(), "remove-command", 60.0);
             edit(
@@ -254,8 +257,45 @@ fn storage_limit() {
                 Some(format!("[environment] storage (16 MB) cannot be enforced on this Docker engine: {why}; use --backend local as root").as_str())
             );
             assert!(!why.contains('\n'), "{why}");
+            assert_eq!(sandbox.storage_not_enforced(&task), None);
         }
     }
+}
+
+/// Host files the agent command names after its first word (`sh /tmp/x/agent.sh
+/// --data=/tmp/x/data.txt`) are copied into the container at their own paths, without write
+/// permission, so the command finds them there.
+#[test]
+fn host_paths_the_agent_command_names_are_uploaded() {
+    docker("image-setup");
+    let tmp = tempfile::tempdir_in("/tmp").unwrap();
+    let agent_dir = tmp.path().join("agent");
+    std::fs::create_dir_all(agent_dir.join("lib")).unwrap();
+    let data = agent_dir.join("data.txt");
+    std::fs::write(&data, "hello from the host\n").unwrap();
+    std::fs::write(agent_dir.join("lib/part.txt"), "and a folder\n").unwrap();
+    let body =
+        "data=${1#--data=}\ncat \"$data\" \"$2/part.txt\"\nls -l \"$data\" | cut -c1-10 >&2\n";
+    let agent = script(&agent_dir, "agent.sh", body);
+    let task = task_copy(tmp.path(), "remove-command", 60.0);
+    let out = tmp.path().join("run");
+    let mut o = options(Backend::Docker, &out, "");
+    o.tasks = task;
+    o.agent_cmd = Some(format!(
+        "sh {agent} --data={} {}",
+        data.display(),
+        agent_dir.join("lib").display()
+    ));
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    evaluate(&o, fixture_skill()).unwrap();
+    let logs = agent_logs(&out);
+    let stderr = run_logs(&out, "attempt-1-agent.stderr");
+    assert_eq!(logs.len(), 1, "{logs:?} {stderr:?}");
+    assert_eq!(
+        logs[0].1, "hello from the host\nand a folder\n",
+        "{logs:?} {stderr:?}"
+    );
+    assert_eq!(stderr[0].1.trim(), "-r--r--r--", "{stderr:?}");
 }
 
 #[test]
@@ -336,23 +376,35 @@ fn harbor_tasks_check() {
     let sandbox = docker_with_bash("image-setup");
     let tasks = fixture("harbor-tasks");
     match sandbox.storage_support() {
-        Ok(()) => scenarios::harbor_tasks_check("docker", &tasks, None),
+        Ok(()) => {
+            let stderr = scenarios::harbor_tasks_check("docker", &tasks, &[], None);
+            assert!(!stderr.contains("storage"), "{stderr}");
+        }
         Err(why) => {
-            // An engine that cannot limit a container's disk refuses the task that sets
-            // `storage`, in one line; without that line the task runs on it as is.
+            // An engine that cannot limit a container's disk runs the task that sets
+            // `storage` without it, and says so once.
+            let stderr = scenarios::harbor_tasks_check("docker", &tasks, &[], None);
+            let line = format!(
+                "storage limits are not enforced: {why}; 1 task set one (--require-storage-limits refuses it instead)"
+            );
+            assert_eq!(
+                stderr
+                    .lines()
+                    .filter(|l| l.contains("storage"))
+                    .collect::<Vec<_>>(),
+                vec![line.as_str()],
+                "{stderr}"
+            );
+            // Asked to, it refuses that task in one line instead.
             let refusal = format!(
                 "[environment] storage (1024 MB) cannot be enforced on this Docker engine: {why}; use --backend local as root"
             );
-            scenarios::harbor_tasks_check("docker", &tasks, Some(&refusal));
-            let tmp = tempfile::tempdir().unwrap();
-            let copy = tmp.path().join("harbor-tasks");
-            copy_dir(&tasks, &copy);
-            edit(
-                &copy.join("low-stock-json/task.toml"),
-                "storage = \"1G\"\n",
-                "",
+            scenarios::harbor_tasks_check(
+                "docker",
+                &tasks,
+                &["--require-storage-limits"],
+                Some(&refusal),
             );
-            scenarios::harbor_tasks_check("docker", &copy, None);
         }
     }
     // The task whose image cannot be pulled was built from its Dockerfile.

@@ -349,6 +349,28 @@ pub fn storage_limit(backend: Backend, scratch: &Path) {
     }
 }
 
+/// On an engine that cannot limit a container's disk, a task's `storage` does not stop it:
+/// the cell runs without the limit (writing past it is no error) and records the limit and
+/// `why` it was not enforced.
+pub fn storage_not_enforced(backend: Backend, scratch: &Path, why: &str) {
+    let task = task_copy(scratch, "remove-command", 60.0);
+    edit(
+        &task.join("task.toml"),
+        "memory_mb = 256",
+        "memory_mb = 256\nstorage = \"16M\"",
+    );
+    let writer = "head -c 40000000 /dev/zero > /tmp/big.bin\nrm -f /tmp/big.bin\nexit 0\n";
+    let (cell, _) = one_cell(backend, scratch, task, writer);
+    assert_ne!(cell.outcome, Outcome::Error, "{cell:?}");
+    assert_eq!(
+        cell.storage_not_enforced,
+        Some(skillgate::eval::journal::StorageNotEnforced {
+            limit_mb: 16,
+            reason: why.to_owned(),
+        })
+    );
+}
+
 /// A command may not start more processes than a container could (1,024).
 pub fn pid_limit(backend: Backend, scratch: &Path) {
     let task = task_copy(scratch, "remove-command", 60.0);
@@ -548,14 +570,20 @@ pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path)
 /// discriminate (reward.json and reward.txt read, bash scripts, absolute paths, env tables),
 /// the multi-step and the broken task are each one problem line, and the others still run.
 /// `low_stock_problem` is the one line refusing `low-stock-json` where the backend cannot
-/// enforce its settings.
-pub fn harbor_tasks_check(backend: &str, tasks: &Path, low_stock_problem: Option<&str>) {
+/// enforce its settings; `flags` are added to the command. Returns its stderr.
+pub fn harbor_tasks_check(
+    backend: &str,
+    tasks: &Path,
+    flags: &[&str],
+    low_stock_problem: Option<&str>,
+) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
         .args(["tasks", "check"])
         .arg(tasks)
         .arg("--repo")
         .arg(fixture("repos/inventory"))
         .args(["--worktree", "--backend", backend])
+        .args(flags)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -581,4 +609,5 @@ pub fn harbor_tasks_check(backend: &str, tasks: &Path, low_stock_problem: Option
         "stdout:\n{stdout}\nstderr:\n{stderr}"
     );
     assert_eq!(out.status.code(), Some(1), "{stderr}");
+    stderr.into_owned()
 }

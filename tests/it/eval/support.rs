@@ -74,6 +74,7 @@ pub fn options(backend: Backend, out: &Path, agent_args: &str) -> EvalOptions {
         install: None,
         quiet: true,
         verifier_offline: false,
+        require_storage_limits: false,
         build: false,
         shard: None,
     }
