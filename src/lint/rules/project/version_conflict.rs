@@ -123,7 +123,15 @@ fn conflicting_version<'p>(
     };
     let mut first = None;
     for used in values {
-        match claim_conflicts(ecosystem, claim, &used.value, resolved) {
+        let conflict = claim_conflicts(ecosystem, claim, &used.value, resolved);
+        // A workflow on an older action than the skill's is the project's to update: the
+        // skill's newer ref is no conflict with it.
+        let conflict = if ecosystem == Ecosystem::Actions && conflict == Some(true) {
+            older_than_project(claim, &used.value)
+        } else {
+            conflict
+        };
+        match conflict {
             Some(true) if !all => return Some((used, resolved)),
             Some(true) => {
                 first.get_or_insert((used, resolved));
@@ -168,6 +176,13 @@ fn claim_conflicts(
         (None, None) => None,
         (a, b) => Some(a == Some(true) || b == Some(true)),
     }
+}
+
+/// Whether the claim's version is below the project's (`Some(false)` when above).
+fn older_than_project(claim: &Claim, used: &str) -> Option<bool> {
+    let (min, _) = claim.requirement.kind.bounds()?;
+    let min = min?.version.to_string();
+    version::compare(Ecosystem::Actions, used, &min).map(|order| order.is_gt())
 }
 
 /// Whether a reference is a commit hash rather than a version.
