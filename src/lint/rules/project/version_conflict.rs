@@ -13,9 +13,13 @@ pub const VERSION_CONFLICT: Rule = Rule {
     name: "version-conflict",
     severity: Severity::Error,
     summary: "The skill claims a package version the project does not use",
-    what: "Compares each version the skill states (\"React 17\", `pip install django==3.2`, \
-           a manifest snippet, an Actions `uses:` ref) with the version the project's \
-           lockfile resolves, or with its declared constraint when there is no lockfile.",
+    what: "Compares each version the skill says it is written for (\"React 17\" in the \
+           description, the body or a file SKILL.md names, `pip install django==3.2`, an \
+           Actions `uses:` ref) with the version the project's lockfile resolves, or with its \
+           declared constraint when there is no lockfile. A version the skill warns against, \
+           gates a section on, states as a fact about a release, or shows as constraint \
+           syntax (a manifest snippet, `uv add \"django>=4.0,<5.0\"`) is not compared. One \
+           finding per package and range, the other places in `related`.",
     why: "Guidance written for another major version of the project's framework is the \
           failure that measurably hurts agents: they follow it and write code that no \
           longer works.",
