@@ -45,7 +45,8 @@ pub fn code_claims(facts: &[CodeFacts], aliases: &AliasTable) -> Vec<Claim> {
             ),
             span: entry.span,
             origin: Origin::Manifest,
-            role: Role::Target,
+            // A manifest snippet shows constraint syntax; the prose says what the skill is for.
+            role: Role::Example,
         }));
         claims.extend(block.images.iter().filter_map(image_claim));
         claims.extend(block.actions.iter().map(|action| Claim {

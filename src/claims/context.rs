@@ -133,6 +133,13 @@ const FACT_BEFORE: &[&str] = &[
     "than",
     "in versions",
     "up to",
+    "available in",
+    "available since",
+    "available from",
+    "supported in",
+    "supported since",
+    "shipped in",
+    "stable in",
 ];
 
 /// Verbs right after a version that make it the subject of a statement about a release.
@@ -167,6 +174,27 @@ const FACT_AFTER: &[&str] = &[
     "moved",
     "supports",
     "no longer",
+    "features",
+    "feature",
+    "apis",
+    "api",
+    "changes",
+    "highlights",
+];
+
+/// Words anywhere before a version, in its sentence, that make it a statement about when
+/// something became available ("Available in Next.js 15+ canary builds and Next.js 16+").
+const FACT_ANYWHERE: &[&str] = &[
+    "available in",
+    "added in",
+    "introduced in",
+    "new in",
+    "removed in",
+    "deprecated in",
+    "supported in",
+    "shipped in",
+    "stable in",
+    "changed in",
 ];
 
 /// Verbs of requirement: "X requires Y" states a fact about X when X is a versioned thing.
@@ -178,9 +206,20 @@ pub fn prose_role(line: &str, start: usize, end: usize) -> Role {
     let before = line[sentence.start..start].to_ascii_lowercase();
     let after = line[end..sentence.end].to_ascii_lowercase();
     let after = after.trim_start_matches([' ', ',']);
-    // "from React 17 to 18": the first version is the one being left.
-    if last_word(&before) == Some("from") && (after.starts_with("to ") || after.contains(" to ")) {
+    // "from React 17 to 18", "React 16 → 17 → 18": the first version is the one being left.
+    let from_to =
+        last_word(&before) == Some("from") && (after.starts_with("to ") || after.contains(" to "));
+    if from_to
+        || ["→", "->", "=>"]
+            .iter()
+            .any(|arrow| after.starts_with(arrow))
+    {
         return Role::Avoided;
+    }
+    // A table row compares versions or lists contents; a parenthesis is an aside
+    // ("Remove `forwardRef` (React 19 passes ref as prop)").
+    if line.trim_start().starts_with('|') || inside_parentheses(&before, after) {
+        return Role::Fact;
     }
     if AVOID_BEFORE.iter().any(|w| has_word(&before, w))
         || AVOID_AFTER.iter().any(|w| after.starts_with(w))
@@ -194,6 +233,8 @@ pub fn prose_role(line: &str, start: usize, end: usize) -> Role {
     let trimmed = before.trim_end();
     if FACT_BEFORE.iter().any(|w| ends_with_word(trimmed, w))
         || FACT_AFTER.iter().any(|w| starts_with_word(after, w))
+        || after_noun_then(after, FACT_AFTER)
+        || FACT_ANYWHERE.iter().any(|w| has_word(&before, w))
         || stated_of_another(&before)
     {
         return Role::Fact;
@@ -232,7 +273,39 @@ pub fn heading_role(title: &str) -> Option<Role> {
     if gated.iter().any(|w| has_word(&lower, w)) {
         return Some(Role::Gated);
     }
+    // A section about moving between versions names the versions on the way.
+    let history = [
+        "upgrade",
+        "upgrading",
+        "migration",
+        "migrating",
+        "breaking change",
+        "changelog",
+        "what's new",
+        "whats new",
+        "version history",
+        "release notes",
+        "compatibility",
+    ];
+    if history.iter().any(|w| has_word(&lower, w)) {
+        return Some(Role::Fact);
+    }
     None
+}
+
+/// The role the opening of a section gives the whole section, heading included: "React 19+
+/// only. Skip this section if using React 18 or earlier."
+pub fn section_opening_role(opening: &str) -> Option<Role> {
+    let lower = opening.to_ascii_lowercase();
+    [
+        "skip this section",
+        "this section only applies",
+        "this section is only for",
+        "+ only",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+    .then_some(Role::Gated)
 }
 
 /// Whether an install argument's requirement only shows constraint syntax: a range with
@@ -290,6 +363,16 @@ fn starts_with_word(text: &str, word: &str) -> bool {
         .is_some_and(|rest| rest.chars().next().is_none_or(|c| !c.is_alphanumeric()))
 }
 
+/// Whether the claim sits inside a parenthesis of its sentence.
+fn inside_parentheses(before: &str, after: &str) -> bool {
+    before
+        .rfind('(')
+        .is_some_and(|open| !before[open..].contains(')'))
+        && after
+            .find(')')
+            .is_some_and(|close| !after[..close].contains('('))
+}
+
 fn last_word(text: &str) -> Option<&str> {
     text.split(|c: char| !c.is_alphanumeric())
         .rfind(|w| !w.is_empty())
@@ -300,7 +383,11 @@ fn after_noun_then(after: &str, words: &[&str]) -> bool {
     let Some((noun, rest)) = after.split_once(' ') else {
         return false;
     };
+    let joins = [
+        "and", "or", "but", "with", "to", "for", "in", "on", "which", "that",
+    ];
     noun.chars().all(|c| c.is_alphanumeric() || c == '-')
+        && !joins.contains(&noun)
         && words.iter().any(|w| rest.trim_start().starts_with(w))
 }
 
@@ -337,6 +424,10 @@ mod tests {
             ("## Vue 3", "Vue 3"),
             ("This skill requires React 19.", "React 19"),
             (
+                "This skill is for SQLAlchemy 2.0 and Flask 3, and needs Python 3.10.",
+                "Flask 3",
+            ),
+            (
                 "This skill targets Django 5.0, and needs Python 3.12 or later.",
                 "Python 3.12 or later",
             ),
@@ -359,6 +450,7 @@ mod tests {
             ("Pydantic V1 syntax is deprecated.", "Pydantic V1"),
             ("Upgrading from Django 4.2 to 5.0 is simple.", "Django 4.2"),
             ("Use hooks instead of React 16 lifecycles.", "React 16"),
+            ("### React 16 → 17 → 18", "React 16"),
         ] {
             assert_eq!(role(line, claim), Role::Avoided, "{line}");
         }
@@ -412,6 +504,15 @@ mod tests {
         assert_eq!(
             heading_role("Migrating from Spring Boot 2"),
             Some(Role::Avoided)
+        );
+        assert_eq!(heading_role("Staged Upgrade Strategy"), Some(Role::Fact));
+        assert_eq!(
+            section_opening_role("> **React 19+ only.** Skip this section if using React 18."),
+            Some(Role::Gated)
+        );
+        assert_eq!(
+            section_opening_role("**Impact: MEDIUM**\n\nReact 19+ only. Don't use `forwardRef`."),
+            Some(Role::Gated)
         );
         assert_eq!(heading_role("Server components"), None);
         assert_eq!(heading_role("Verifying the fix"), None);

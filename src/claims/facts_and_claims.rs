@@ -3,7 +3,7 @@
 
 use std::sync::LazyLock;
 
-use super::{AliasTable, Claim, Role, heading_role};
+use super::{AliasTable, Claim, Role, heading_role, section_opening_role};
 use crate::finding::Location;
 use crate::knowledge::knowledge;
 use crate::skill::Skill;
@@ -95,7 +95,7 @@ impl Analysis {
         };
         for claim in &mut claims {
             if claim.role == Role::Target
-                && let Some(role) = section_role(&doc.sections, claim.span.start - base)
+                && let Some(role) = section_role(&doc.sections, text, claim.span.start - base)
             {
                 claim.role = role;
             }
@@ -140,17 +140,29 @@ fn description_lines(skill: &Skill) -> Vec<(usize, &str)> {
 }
 
 /// The role the headings above `offset` give it: "## If you are on React 18" gates every
-/// claim of its section and the sections below it.
-fn section_role(sections: &[Section], offset: usize) -> Option<Role> {
+/// claim of its section and the sections below it, and so does a section that opens with
+/// "Skip this section if using React 18". The title (`# Upgrading React`) names the whole
+/// skill's subject, so only headings below it count.
+fn section_role(sections: &[Section], text: &str, offset: usize) -> Option<Role> {
     let mut at = sections
         .iter()
         .rposition(|s| s.level > 0 && s.range.contains(&offset));
     while let Some(index) = at {
         let section = &sections[index];
-        if let Some(role) = heading_role(&section.title) {
+        if section.level < 2 {
+            break;
+        }
+        let opening = text
+            .get(section.heading.end..section.range.end)
+            .map(|body| body.get(..OPENING).unwrap_or(body))
+            .unwrap_or_default();
+        if let Some(role) = heading_role(&section.title).or_else(|| section_opening_role(opening)) {
             return Some(role);
         }
         at = section.parent;
     }
     None
 }
+
+/// How much of a section's start is read for a gate on the whole section.
+const OPENING: usize = 400;

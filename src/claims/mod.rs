@@ -14,7 +14,7 @@ mod prose;
 
 pub use self::aliases::{AliasTable, AliasTableError};
 pub use self::code::code_claims;
-pub use self::context::{Role, heading_role, prose_role};
+pub use self::context::{Role, heading_role, prose_role, section_opening_role};
 pub use self::facts_and_claims::Analysis;
 pub use self::prose::prose_claims;
 use crate::project::Ecosystem;

@@ -13,9 +13,13 @@ pub const VERSION_CONFLICT: Rule = Rule {
     name: "version-conflict",
     severity: Severity::Error,
     summary: "The skill claims a package version the project does not use",
-    what: "Compares each version the skill states (\"React 17\", `pip install django==3.2`, \
-           a manifest snippet, an Actions `uses:` ref) with the version the project's \
-           lockfile resolves, or with its declared constraint when there is no lockfile.",
+    what: "Compares each version the skill says it is written for (\"React 17\" in the \
+           description, the body or a file SKILL.md names, `pip install django==3.2`, an \
+           Actions `uses:` ref) with the version the project's lockfile resolves, or with its \
+           declared constraint when there is no lockfile. A version the skill warns against, \
+           gates a section on, states as a fact about a release, or shows as constraint \
+           syntax (a manifest snippet, `uv add \"django>=4.0,<5.0\"`) is not compared. One \
+           finding per package and range, the other places in `related`.",
     why: "Guidance written for another major version of the project's framework is the \
           failure that measurably hurts agents: they follow it and write code that no \
           longer works.",
@@ -123,7 +127,15 @@ fn conflicting_version<'p>(
     };
     let mut first = None;
     for used in values {
-        match claim_conflicts(ecosystem, claim, &used.value, resolved) {
+        let conflict = claim_conflicts(ecosystem, claim, &used.value, resolved);
+        // A workflow on an older action than the skill's is the project's to update: the
+        // skill's newer ref is no conflict with it.
+        let conflict = if ecosystem == Ecosystem::Actions && conflict == Some(true) {
+            older_than_project(claim, &used.value)
+        } else {
+            conflict
+        };
+        match conflict {
             Some(true) if !all => return Some((used, resolved)),
             Some(true) => {
                 first.get_or_insert((used, resolved));
@@ -168,6 +180,13 @@ fn claim_conflicts(
         (None, None) => None,
         (a, b) => Some(a == Some(true) || b == Some(true)),
     }
+}
+
+/// Whether the claim's version is below the project's (`Some(false)` when above).
+fn older_than_project(claim: &Claim, used: &str) -> Option<bool> {
+    let (min, _) = claim.requirement.kind.bounds()?;
+    let min = min?.version.to_string();
+    version::compare(Ecosystem::Actions, used, &min).map(|order| order.is_gt())
 }
 
 /// Whether a reference is a commit hash rather than a version.
