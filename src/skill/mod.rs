@@ -327,9 +327,12 @@ fn resolve_symlink(link: &Path, root: &Path) -> Result<PathBuf, LoadError> {
 /// starting threads costs more than it saves.
 const PARALLEL_BYTES: u64 = 256 * 1024;
 
+/// A file found in the skill folder: its path, path relative to the folder, and size.
+type FoundFile = (PathBuf, String, u64);
+
 /// Read the folder's files, on every core when they are large together (a skill with
 /// megabytes of references); the order of the result is not the order of `found`.
-fn read_skill_files(found: Vec<(PathBuf, String, u64)>) -> Vec<SkillFile> {
+fn read_skill_files(found: Vec<FoundFile>) -> Vec<SkillFile> {
     let bytes: u64 = found
         .iter()
         .map(|(_, _, size)| (*size).min(MAX_FILE_BYTES))
@@ -351,7 +354,7 @@ fn read_skill_files(found: Vec<(PathBuf, String, u64)>) -> Vec<SkillFile> {
     // Deal the files out largest first, each to the thread with the fewest bytes so far.
     let mut found = found;
     found.sort_by_key(|(_, _, size)| std::cmp::Reverse(*size));
-    let mut shares: Vec<(u64, Vec<(PathBuf, String, u64)>)> = vec![(0, Vec::new()); threads];
+    let mut shares: Vec<(u64, Vec<FoundFile>)> = vec![(0, Vec::new()); threads];
     for file in found {
         if let Some(share) = shares.iter_mut().min_by_key(|(load, _)| *load) {
             share.0 += file.2.min(MAX_FILE_BYTES);
