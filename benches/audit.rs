@@ -7,8 +7,11 @@
 //! cisco-ai-skill-scanner`, its static analysers only) are installed, they run on the same
 //! real folder in the same run and the ratios are printed.
 //!
+//! Last, `skillgate check` of one generated skill with 1 MB of reference files.
+//!
 //! Budgets: the real folder in at most 0.7x agnix's wall time and at least 100x faster than
-//! the Cisco scanner's static mode; 10,000 generated skills in under 10 s and 256 MB.
+//! the Cisco scanner's static mode; 10,000 generated skills in under 10 s and 256 MB; the
+//! skill with 1 MB of references in under 25 ms.
 
 #[allow(dead_code)]
 #[path = "../tests/it/packs.rs"]
@@ -22,6 +25,8 @@ use std::time::{Duration, Instant};
 const GENERATED: usize = 10_000;
 /// Words per generated body: about the size of a typical public skill.
 const WORDS: usize = 400;
+/// Bytes of reference files of the one large skill.
+const REFERENCE_BYTES: usize = 1024 * 1024;
 
 fn main() {
     let bin = env!("CARGO_BIN_EXE_skillgate");
@@ -62,6 +67,31 @@ fn main() {
     println!(
         "  {:.0} skills per second",
         made.skills as f64 / wall.as_secs_f64()
+    );
+    drop(set);
+
+    large_references(bin);
+}
+
+/// Check one skill whose references hold 1 MB of markdown.
+fn large_references(bin: &str) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let skill = with_references(dir.path(), REFERENCE_BYTES);
+    let mut check = Command::new(bin);
+    check
+        .arg("check")
+        .arg(&skill)
+        .args(["--format", "json", "--fail-on", "never"]);
+    let cost = timed(check, 10);
+    println!(
+        "skillgate check <one skill, {} KB of references>: {} [budget 25 ms: {}]",
+        REFERENCE_BYTES / 1024,
+        cost.describe(10),
+        if cost.wall < Duration::from_millis(25) {
+            "met"
+        } else {
+            "NOT met"
+        }
     );
 }
 
@@ -204,4 +234,36 @@ fn mb(kb: Option<u64>) -> String {
         || "n/a (no /usr/bin/time)".to_owned(),
         |kb| format!("{:.1} MB", kb as f64 / 1024.0),
     )
+}
+
+/// Write one skill under `dir` whose `references/` hold about `bytes` of markdown in files of
+/// about 100 KB (headings, prose, fenced code, tables and links between the files), as an
+/// API reference copied into a skill is; returns the skill folder.
+fn with_references(dir: &Path, bytes: usize) -> PathBuf {
+    const FILE_BYTES: usize = 100 * 1024;
+    let root = dir.join("api-reference");
+    let references = root.join("references");
+    std::fs::create_dir_all(&references).expect("mkdir");
+    let files = bytes.div_ceil(FILE_BYTES).max(1);
+    let mut index = String::new();
+    for f in 0..files {
+        let mut text = format!("# Part {f}\n\n## Contents\n\n");
+        let mut section = 0;
+        while text.len() < FILE_BYTES {
+            text.push_str(&format!(
+                "\n## Endpoint {f}.{section}\n\n{}\n| field | type | meaning |\n|---|---|---|\n| id_{section} | string | {} |\n\n```python\nresponse = client.get(\"/v1/items/{section}\", timeout=30)\nresponse.raise_for_status()\nitems = response.json()[\"items\"]\n```\n\nSee [the next part](part-{:03}.md).\n",
+                packs::prose((f * 1000 + section) as u64 + 7, 120),
+                packs::prose(section as u64 + 3, 6).trim_end(),
+                (f + 1) % files
+            ));
+            section += 1;
+        }
+        std::fs::write(references.join(format!("part-{f:03}.md")), text).expect("write");
+        index.push_str(&format!("- [Part {f}](references/part-{f:03}.md)\n"));
+    }
+    let manifest = format!(
+        "---\nname: api-reference\ndescription: Calls the ledger service's HTTP API. Use when a task reads or writes ledger items.\n---\n# API reference\n\nRead only the part you need.\n\n{index}\nNever call the API without a timeout.\n"
+    );
+    std::fs::write(root.join("SKILL.md"), manifest).expect("write");
+    root
 }

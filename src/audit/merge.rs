@@ -73,15 +73,17 @@ pub fn merge(files: &[PathBuf]) -> Result<Audit, MergeError> {
     let settings = AuditSettings {
         listing_tokens: first.summary.listing_budget,
         near_duplicate: first.summary.near_duplicate,
+        disabled: first.summary.disabled_set_rules.clone(),
     };
     let repo_scanned = first.summary.fit.is_some();
     for part in &parts[1..] {
         let s = &part.summary;
         if s.listing_budget != settings.listing_tokens
             || s.near_duplicate != settings.near_duplicate
+            || s.disabled_set_rules != settings.disabled
         {
             return Err(MergeError::Mismatch(format!(
-                "{} was audited with other [audit] settings than {}",
+                "{} was audited with other [audit] settings or rule selection than {}",
                 part.path.display(),
                 first.path.display()
             )));

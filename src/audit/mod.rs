@@ -78,6 +78,9 @@ pub struct Summary {
     pub listing_budget: usize,
     /// The near-duplicate threshold used (`[audit] near-duplicate`).
     pub near_duplicate: f64,
+    /// Set-level rules the rule selection turned off, by code; absent when all ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disabled_set_rules: Vec<String>,
     /// Which share of a sharded audit this is; absent for a whole audit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -117,6 +120,7 @@ impl Audit {
             set,
             listing_budget: settings.listing_tokens,
             near_duplicate: settings.near_duplicate,
+            disabled_set_rules: settings.disabled.clone(),
             shard,
         };
         Audit {

@@ -48,7 +48,7 @@ fn rules(rules_doc: Option<&str>) -> Vec<Value> {
             "id": r.code,
             "name": r.name,
             "shortDescription": { "text": r.summary },
-            "help": { "text": r.why },
+            "help": { "text": format!("{}\n\nWhy: {}", r.what, r.why) },
             "defaultConfiguration": { "level": level(r.severity) },
             "properties": { "tags": ["set"] },
         });

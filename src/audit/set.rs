@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::finding::Severity;
+use crate::lint::{self, Selection};
 
 use super::fingerprint::{self, BUCKETS, MIN_FILLED};
 use super::row::{FindingRecord, RelatedRecord, Row, is_set_level};
@@ -25,6 +26,17 @@ pub struct AuditSettings {
     /// near-duplicates (SG703), above 0 and at most 1.
     #[serde(deserialize_with = "share")]
     pub near_duplicate: f64,
+    /// Codes of the set-level rules that the rule selection (`select`, `ignore`) turns off;
+    /// not a key of `[audit]`.
+    #[serde(skip)]
+    pub disabled: Vec<String>,
+}
+
+impl AuditSettings {
+    /// Whether `rule` runs.
+    pub fn runs(&self, rule: &SetRule) -> bool {
+        !self.disabled.iter().any(|code| code == rule.code)
+    }
 }
 
 impl Default for AuditSettings {
@@ -32,6 +44,7 @@ impl Default for AuditSettings {
         AuditSettings {
             listing_tokens: 4_000,
             near_duplicate: 0.8,
+            disabled: Vec::new(),
         }
     }
 }
@@ -48,7 +61,8 @@ fn share<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Er
     }
 }
 
-/// A set-level rule: code, name, severity and what it means.
+/// A set-level rule: code, name, severity, what it means and examples of a set it fires on
+/// and one it passes.
 #[derive(Debug)]
 pub struct SetRule {
     /// Stable code.
@@ -59,8 +73,16 @@ pub struct SetRule {
     pub severity: Severity,
     /// One line: what it flags.
     pub summary: &'static str,
+    /// What it compares, and what it leaves alone.
+    pub what: &'static str,
     /// Why it matters.
     pub why: &'static str,
+    /// A set of skills it fires on, in the example notation (`lint::example`): a `@folder`
+    /// line names the audited folder, each skill's files are introduced by `==> path <==`,
+    /// and a `skillgate.toml` sits beside the folder.
+    pub fires: &'static str,
+    /// A set of skills it passes.
+    pub passes: &'static str,
 }
 
 /// Two skills with the same `name`.
@@ -69,7 +91,36 @@ pub const DUPLICATE_NAME: SetRule = SetRule {
     name: "duplicate-skill-name",
     severity: Severity::Warning,
     summary: "Another skill of the set has the same name",
+    what: "The `name` of every readable skill against the names of the skills before it (in path order); the later skill of a pair carries the finding, pointing at the first one.",
     why: "Agents and installers key skills by name: one of the two shadows the other, and which one wins depends on the client.",
+    fires: "@folder skills
+==> pdf-forms/SKILL.md <==
+---
+name: pdf-tools
+description: Fills PDF forms. Use when a task asks to fill in a PDF form.
+---
+Fill the fields with `pdftk form.pdf fill_form data.fdf output filled.pdf`.
+==> pdf-merge/SKILL.md <==
+---
+name: pdf-tools
+description: Merges PDF files. Use when several PDFs must become one document.
+---
+Merge the files with `qpdf --empty --pages a.pdf b.pdf -- merged.pdf`.
+",
+    passes: "@folder skills
+==> pdf-forms/SKILL.md <==
+---
+name: pdf-forms
+description: Fills PDF forms. Use when a task asks to fill in a PDF form.
+---
+Fill the fields with `pdftk form.pdf fill_form data.fdf output filled.pdf`.
+==> pdf-merge/SKILL.md <==
+---
+name: pdf-merge
+description: Merges PDF files. Use when several PDFs must become one document.
+---
+Merge the files with `qpdf --empty --pages a.pdf b.pdf -- merged.pdf`.
+",
 };
 /// Two skills with the same description.
 pub const DUPLICATE_DESCRIPTION: SetRule = SetRule {
@@ -77,7 +128,36 @@ pub const DUPLICATE_DESCRIPTION: SetRule = SetRule {
     name: "duplicate-description",
     severity: Severity::Warning,
     summary: "Another skill of the set has the same description",
+    what: "The `description` of every readable skill, with case and runs of white space ignored, against those of the skills before it (in path order).",
     why: "The description is all an agent reads to pick a skill; two identical ones leave the choice to chance.",
+    fires: "@folder skills
+==> changelog/SKILL.md <==
+---
+name: changelog
+description: Writes release notes. Use when a release is being prepared.
+---
+List the merged pull requests since the last tag, grouped by label.
+==> release-notes/SKILL.md <==
+---
+name: release-notes
+description: Writes  release notes. Use when a release is being prepared.
+---
+Summarise the milestone's issues for users, newest first.
+",
+    passes: "@folder skills
+==> changelog/SKILL.md <==
+---
+name: changelog
+description: Writes CHANGELOG.md entries from merged pull requests. Use when a release is being prepared.
+---
+List the merged pull requests since the last tag, grouped by label.
+==> release-notes/SKILL.md <==
+---
+name: release-notes
+description: Writes the user-facing announcement of a release. Use when a release is published.
+---
+Summarise the milestone's issues for users, newest first.
+",
 };
 /// Two skills with highly similar bodies.
 pub const NEAR_DUPLICATE_BODY: SetRule = SetRule {
@@ -85,7 +165,36 @@ pub const NEAR_DUPLICATE_BODY: SetRule = SetRule {
     name: "near-duplicate-body",
     severity: Severity::Warning,
     summary: "Another skill of the set has a highly similar body",
+    what: "The body of every readable skill long enough to compare, as word 5-grams, against the bodies of the skills before it (in path order); an estimated similarity at or above `near-duplicate` under [audit] (0.8 by default) fires.",
     why: "A copied or lightly edited skill doubles what users install and review without adding a procedure.",
+    fires: "@folder skills
+==> changelog/SKILL.md <==
+---
+name: changelog
+description: Writes CHANGELOG.md entries. Use when a release is being prepared.
+---
+Collect the merged pull requests since the last tag, group them by label, and write one line per change in the imperative mood, linking each line to its pull request and keeping breaking changes at the top of the section so that readers who upgrade see them before anything else.
+==> changelog-copy/SKILL.md <==
+---
+name: changelog-entries
+description: Drafts changelog entries for a release. Use before tagging.
+---
+Collect the merged pull requests since the last tag, group them by label, and write one line per change in the imperative mood, linking each line to its pull request and keeping breaking changes at the top of the section so that readers who upgrade see them first.
+",
+    passes: "@folder skills
+==> changelog/SKILL.md <==
+---
+name: changelog
+description: Writes CHANGELOG.md entries. Use when a release is being prepared.
+---
+Collect the merged pull requests since the last tag, group them by label, and write one line per change in the imperative mood, linking each line to its pull request and keeping breaking changes at the top of the section so that readers who upgrade see them before anything else.
+==> flaky-tests/SKILL.md <==
+---
+name: flaky-tests
+description: Finds flaky tests. Use when a test passes and fails on the same commit.
+---
+Run the failing test fifty times with a fixed seed, record which runs fail, compare their logs line by line, and look for shared state, wall-clock time, network calls and test order before touching the assertion itself; quarantine the test only with an issue that names its owner.
+",
 };
 /// Descriptions that together exceed the listing budget.
 pub const CROWDED_LISTING: SetRule = SetRule {
@@ -93,7 +202,42 @@ pub const CROWDED_LISTING: SetRule = SetRule {
     name: "crowded-skill-listing",
     severity: Severity::Warning,
     summary: "The descriptions of the set together exceed the skill-listing budget",
+    what: "The o200k tokens of every readable skill's description, summed over the set, against `listing-tokens` under [audit] (4,000 by default); one finding, on the skill with the longest description.",
     why: "Agents list every installed skill's description in their context; past a budget, clients cut the listing and skills go unseen, and every token of it is paid on every request.",
+    fires: "@folder skills
+==> skillgate.toml <==
+[audit]
+listing-tokens = 30
+==> changelog/SKILL.md <==
+---
+name: changelog
+description: Writes CHANGELOG.md entries from the merged pull requests since the last tag. Use when a release is being prepared.
+---
+List the merged pull requests since the last tag, grouped by label.
+==> flaky-tests/SKILL.md <==
+---
+name: flaky-tests
+description: Finds flaky tests by running them many times with a fixed seed. Use when a test passes and fails on the same commit.
+---
+Run the failing test fifty times and compare the logs of the failing runs.
+",
+    passes: "@folder skills
+==> skillgate.toml <==
+[audit]
+listing-tokens = 30
+==> changelog/SKILL.md <==
+---
+name: changelog
+description: Writes CHANGELOG.md entries. Use before a release.
+---
+List the merged pull requests since the last tag, grouped by label.
+==> flaky-tests/SKILL.md <==
+---
+name: flaky-tests
+description: Finds flaky tests. Use when a test flakes.
+---
+Run the failing test fifty times and compare the logs of the failing runs.
+",
 };
 
 /// Every set-level rule, in code order.
@@ -103,6 +247,28 @@ pub const SET_RULES: &[&SetRule] = &[
     &NEAR_DUPLICATE_BODY,
     &CROWDED_LISTING,
 ];
+
+/// Codes of the set-level rules that `selection` turns off.
+pub fn disabled(selection: &Selection) -> Vec<String> {
+    SET_RULES
+        .iter()
+        .filter(|r| !selection.enabled(r.code))
+        .map(|r| r.code.to_owned())
+        .collect()
+}
+
+/// Every selector of `selection` that matches no rule, per-skill or set-level.
+pub fn unknown(selection: &Selection) -> Vec<&str> {
+    selection
+        .unknown()
+        .into_iter()
+        .filter(|selector| {
+            !SET_RULES
+                .iter()
+                .any(|r| lint::code_matches(r.code, selector))
+        })
+        .collect()
+}
 
 /// Look a set-level rule up by code (`SG701`) or name, case-insensitively.
 pub fn rule(key: &str) -> Option<&'static SetRule> {
@@ -115,9 +281,18 @@ pub fn rule(key: &str) -> Option<&'static SetRule> {
 impl SetRule {
     /// What `skillgate rule` prints for it.
     pub fn text(&self) -> String {
+        let indent =
+            |text: &str| -> String { text.lines().map(|l| format!("    {l}\n")).collect() };
         format!(
-            "{} {} (set, {} by default)\n\n{}.\n\nWhy\n  {}\n\n`skillgate audit` reports it across the skills it checks, on the later skill of a pair (in path order); see [audit] in skillgate.toml for its limits.\n",
-            self.code, self.name, self.severity, self.summary, self.why
+            "{} {} (set, {} by default)\n\n{}.\n\nWhat it checks\n  {}\n\nWhy\n  {}\n\n`skillgate audit` reports it across the skills it checks; see [audit] in skillgate.toml for its limits.\n\nFires on\n{}\nPasses on\n{}",
+            self.code,
+            self.name,
+            self.severity,
+            self.summary,
+            self.what,
+            self.why,
+            indent(self.fires),
+            indent(self.passes)
         )
     }
 }
@@ -155,8 +330,10 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
 
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut descriptions: HashMap<&str, usize> = HashMap::new();
+    let by_name = settings.runs(&DUPLICATE_NAME);
+    let by_description = settings.runs(&DUPLICATE_DESCRIPTION);
     for &i in &readable {
-        if let Some(name) = rows[i].name.as_deref().filter(|n| !n.is_empty()) {
+        if let Some(name) = rows[i].name.as_deref().filter(|n| by_name && !n.is_empty()) {
             if let Some(&first) = names.get(name) {
                 counts.duplicate_names += 1;
                 let message = format!("another skill of the set is also named `{name}`");
@@ -166,7 +343,7 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
             }
         }
         let description = rows[i].fingerprint.description.as_str();
-        if !description.is_empty() {
+        if by_description && !description.is_empty() {
             if let Some(&first) = descriptions.get(description) {
                 counts.duplicate_descriptions += 1;
                 let message = "another skill of the set has the same description".to_owned();
@@ -183,8 +360,7 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
     let signatures: Vec<Option<[u16; BUCKETS]>> = rows
         .iter()
         .map(|r| {
-            r.error
-                .is_none()
+            (r.error.is_none() && settings.runs(&NEAR_DUPLICATE_BODY))
                 .then(|| r.fingerprint.body_signature())
                 .flatten()
                 .filter(|s| fingerprint::filled(s) >= MIN_FILLED)
@@ -221,7 +397,7 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
         }
     }
 
-    if counts.description_tokens > settings.listing_tokens {
+    if settings.runs(&CROWDED_LISTING) && counts.description_tokens > settings.listing_tokens {
         let longest = readable.iter().copied().max_by(|&a, &b| {
             rows[a]
                 .description_tokens

@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::{Error, FailOnArg, print};
 use crate::audit::format::{AuditFormat, render};
-use crate::audit::{self, Audit, Checker, Shard, merge};
+use crate::audit::{self, Audit, AuditSettings, Checker, Shard, merge};
 use crate::config::{Config, ConfigError, FailOn};
 use crate::project;
 
@@ -119,7 +119,7 @@ pub(super) fn run(args: &AuditArgs) -> Result<ExitCode, Error> {
         .selection
         .ignore
         .extend(args.ignore.iter().cloned());
-    if let Some(bad) = settings.selection.unknown().first() {
+    if let Some(bad) = audit::set::unknown(&settings.selection).first() {
         return Err(Error::usage(
             format!("--select/--ignore: {bad:?} matches no rule"),
             Some("`skillgate rules` lists them"),
@@ -142,7 +142,11 @@ pub(super) fn run(args: &AuditArgs) -> Result<ExitCode, Error> {
         project: project.as_ref(),
     };
     let rows = audit::check_all(&targets, &checker, std::io::stderr().is_terminal());
-    let audit = Audit::assemble(rows, &config.audit, project.is_some(), args.shard);
+    let audit_settings = AuditSettings {
+        disabled: audit::set::disabled(&settings.selection),
+        ..config.audit.clone()
+    };
+    let audit = Audit::assemble(rows, &audit_settings, project.is_some(), args.shard);
     let fail_on = args.fail_on.map(FailOn::from).or(config.fail_on);
     finish(&audit, args.format.into(), fail_on)
 }

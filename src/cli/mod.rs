@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::audit::set::SET_RULES;
 use crate::config::{Config, ConfigError, FailOn};
 use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES, Rule};
@@ -353,7 +354,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         .selection
         .ignore
         .extend(args.ignore.iter().cloned());
-    if let Some(bad) = settings.selection.unknown().first() {
+    if let Some(bad) = crate::audit::set::unknown(&settings.selection).first() {
         return Err(Error::usage(
             format!("--select/--ignore: {bad:?} matches no rule"),
             Some("`skillgate rules` lists them"),
@@ -509,14 +510,19 @@ fn terminal_width() -> usize {
 }
 
 fn rules_table() -> String {
+    let rows = RULES
+        .iter()
+        .map(|r| (r.code, r.severity, r.name, r.summary))
+        .chain(
+            SET_RULES
+                .iter()
+                .map(|r| (r.code, r.severity, r.name, r.summary)),
+        );
     let mut out = String::new();
-    for r in RULES {
+    for (code, severity, name, summary) in rows {
         out.push_str(&format!(
-            "{}  {:<7}  {:<30}  {}\n",
-            r.code,
-            r.severity.as_str(),
-            r.name,
-            r.summary
+            "{code}  {:<7}  {name:<30}  {summary}\n",
+            severity.as_str()
         ));
     }
     out
@@ -547,20 +553,36 @@ pub fn rules_markdown() -> String {
          beside the skill folder.\n\n",
     );
     out.push_str("| Code | Name | Severity | Summary |\n|---|---|---|---|\n");
-    for r in RULES {
+    let rows = RULES
+        .iter()
+        .map(|r| (r.code, r.name, r.severity, r.summary))
+        .chain(
+            SET_RULES
+                .iter()
+                .map(|r| (r.code, r.name, r.severity, r.summary)),
+        );
+    for (code, name, severity, summary) in rows {
         out.push_str(&format!(
-            "| [{0}](#{1}) | `{2}` | {3} | {4} |\n",
-            r.code,
-            r.code.to_lowercase(),
-            r.name,
-            r.severity,
-            r.summary
+            "| [{code}](#{}) | `{name}` | {severity} | {summary} |\n",
+            code.to_lowercase(),
         ));
     }
-    for r in RULES {
+    let sections = RULES
+        .iter()
+        .map(|r| {
+            let family = r.family().as_str();
+            (
+                r.code, r.name, family, r.severity, r.what, r.why, r.fires, r.passes,
+            )
+        })
+        .chain(SET_RULES.iter().map(|r| {
+            (
+                r.code, r.name, "set", r.severity, r.what, r.why, r.fires, r.passes,
+            )
+        }));
+    for (code, name, family, severity, what, why, fires, passes) in sections {
         out.push_str(&format!(
-            "\n## {}\n\n`{}` · {} · {} by default\n\n**What it checks.** {}\n\n**Why.** {}\n\n**Fires on:**\n\n````markdown\n{}````\n\n**Passes on:**\n\n````markdown\n{}````\n",
-            r.code, r.name, r.family().as_str(), r.severity, r.what, r.why, r.fires, r.passes
+            "\n## {code}\n\n`{name}` · {family} · {severity} by default\n\n**What it checks.** {what}\n\n**Why.** {why}\n\n**Fires on:**\n\n````markdown\n{fires}````\n\n**Passes on:**\n\n````markdown\n{passes}````\n",
         ));
     }
     out

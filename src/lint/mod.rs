@@ -24,7 +24,7 @@ use crate::skill::references::References;
 use crate::skill::{Skill, SourceFile};
 
 pub use fit::{Fit, StackFit};
-pub use settings::{FrontmatterPolicy, Limits, Selection, Settings};
+pub use settings::{FrontmatterPolicy, Limits, Selection, Settings, code_matches};
 
 pub use rules::{ApiHit, ApiMatcher, PatternError, RULES, snippet_fires};
 

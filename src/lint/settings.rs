@@ -101,29 +101,26 @@ pub struct Selection {
 impl Selection {
     /// Whether the rule with `code` runs.
     pub fn enabled(&self, code: &str) -> bool {
-        let matches = |pat: &String| {
-            code.to_ascii_uppercase()
-                .starts_with(&pat.to_ascii_uppercase())
-        };
+        let matches = |pat: &String| code_matches(code, pat);
         (self.select.is_empty() || self.select.iter().any(matches))
             && !self.ignore.iter().any(matches)
     }
 
-    /// Every selector that matches no rule code, for a usage error.
+    /// Every selector that matches no code of [`RULES`], the rules of one skill.
     pub fn unknown(&self) -> Vec<&str> {
         self.select
             .iter()
             .chain(&self.ignore)
-            .filter(|p| {
-                !RULES.iter().any(|r| {
-                    r.code
-                        .to_ascii_uppercase()
-                        .starts_with(&p.to_ascii_uppercase())
-                })
-            })
+            .filter(|p| !RULES.iter().any(|r| code_matches(r.code, p)))
             .map(String::as_str)
             .collect()
     }
+}
+
+/// Whether a selector (a code or a prefix of one, in any case) matches the rule `code`.
+pub fn code_matches(code: &str, selector: &str) -> bool {
+    code.to_ascii_uppercase()
+        .starts_with(&selector.to_ascii_uppercase())
 }
 
 /// Numeric thresholds (the `[limits]` table of `skillgate.toml`).

@@ -91,6 +91,8 @@ impl Document {
     pub fn parse(text: &str, range: Range<usize>) -> Self {
         let base = range.start;
         let body = &text[range.clone()];
+        // The body is tokenised once; sections and code blocks count ranges of it.
+        let tokenized = tokens::Tokenized::new(body);
         let mut doc = Document {
             range: range.clone(),
             ..Document::default()
@@ -127,7 +129,9 @@ impl Document {
                 Event::End(TagEnd::CodeBlock) => {
                     if let Some((lang, fenced, start, content)) = code.take() {
                         let content = content.unwrap_or(span.end..span.end);
-                        doc.push_code_block(text, lang, fenced, start..span.end, content);
+                        let range = start..span.end;
+                        let tokens = tokenized.count(range.start - base..range.end - base);
+                        doc.push_code_block(text, lang, fenced, range, content, tokens);
                     }
                 }
                 Event::Text(t) => {
@@ -167,9 +171,9 @@ impl Document {
                 _ => {}
             }
         }
-        doc.finish_sections(text);
+        doc.finish_sections(text, &tokenized);
         doc.collect_prose_lines(text, &html_blocks);
-        doc.tokens = tokens::count(body);
+        doc.tokens = tokenized.total();
         doc
     }
 
@@ -247,11 +251,11 @@ impl Document {
         fenced: bool,
         range: Range<usize>,
         content: Range<usize>,
+        tokens: usize,
     ) {
         let code = &text[content.clone()];
         let lines = code.lines().count();
         let closed = !fenced || has_closing_fence(&text[range.clone()]);
-        let tokens = tokens::count(&text[range.clone()]);
         self.code_blocks.push(CodeBlock {
             lang,
             range,
@@ -263,9 +267,9 @@ impl Document {
         });
     }
 
-    /// Give every section the text up to the next heading and count its tokens. Drops an
-    /// empty preamble.
-    fn finish_sections(&mut self, text: &str) {
+    /// Give every section the text up to the next heading and count its tokens (`tokenized`
+    /// is the body's). Drops an empty preamble.
+    fn finish_sections(&mut self, text: &str, tokenized: &tokens::Tokenized) {
         if self.sections.is_empty() && !text[self.range.clone()].trim().is_empty() {
             self.sections.push(Section {
                 level: 0,
@@ -283,9 +287,10 @@ impl Document {
             .map(|s| s.heading.start)
             .chain(std::iter::once(self.range.end))
             .collect();
+        let base = self.range.start;
         for (section, end) in self.sections.iter_mut().zip(ends) {
             section.range.end = end;
-            section.tokens = tokens::count(&text[section.range.clone()]);
+            section.tokens = tokenized.count(section.range.start - base..end - base);
         }
         if self
             .sections

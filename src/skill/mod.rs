@@ -165,6 +165,7 @@ impl Skill {
         let manifest_name = self.source.path.file_name().map(ToOwned::to_owned);
         let mut queue = vec![(root, String::new(), 0usize)];
         let mut seen = 0usize;
+        let mut found = Vec::new();
         while let Some((dir, rel_dir, depth)) = queue.pop() {
             let entries = fs::read_dir(&dir).map_err(|source| LoadError::Io {
                 path: dir.clone(),
@@ -213,10 +214,11 @@ impl Skill {
                         self.truncated = true;
                     }
                 } else if meta.is_file() {
-                    self.files.push(read_skill_file(path, rel, meta.len()));
+                    found.push((path, rel, meta.len()));
                 }
             }
         }
+        self.files = read_skill_files(found);
         self.files.sort_by(|a, b| a.rel.cmp(&b.rel));
         Ok(())
     }
@@ -319,6 +321,67 @@ fn resolve_symlink(link: &Path, root: &Path) -> Result<PathBuf, LoadError> {
             target,
         })
     }
+}
+
+/// Bytes of folder files above which they are read and parsed on every core: below it,
+/// starting threads costs more than it saves.
+const PARALLEL_BYTES: u64 = 256 * 1024;
+
+/// A file found in the skill folder: its path, path relative to the folder, and size.
+type FoundFile = (PathBuf, String, u64);
+
+/// Read the folder's files, on every core when they are large together (a skill with
+/// megabytes of references); the order of the result is not the order of `found`.
+fn read_skill_files(found: Vec<FoundFile>) -> Vec<SkillFile> {
+    let bytes: u64 = found
+        .iter()
+        .map(|(_, _, size)| (*size).min(MAX_FILE_BYTES))
+        .sum();
+    // Asking for the cores reads the cgroup files: only worth it for a large folder.
+    let threads = if bytes < PARALLEL_BYTES {
+        1
+    } else {
+        std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(found.len())
+    };
+    if threads < 2 {
+        return found
+            .into_iter()
+            .map(|(path, rel, size)| read_skill_file(path, rel, size))
+            .collect();
+    }
+    // Deal the files out largest first, each to the thread with the fewest bytes so far.
+    let mut found = found;
+    found.sort_by_key(|(_, _, size)| std::cmp::Reverse(*size));
+    let mut shares: Vec<(u64, Vec<FoundFile>)> = vec![(0, Vec::new()); threads];
+    for file in found {
+        if let Some(share) = shares.iter_mut().min_by_key(|(load, _)| *load) {
+            share.0 += file.2.min(MAX_FILE_BYTES);
+            share.1.push(file);
+        }
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = shares
+            .into_iter()
+            .map(|(_, share)| {
+                scope.spawn(move || {
+                    share
+                        .into_iter()
+                        .map(|(path, rel, size)| read_skill_file(path, rel, size))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e))
+            })
+            .collect()
+    })
 }
 
 /// Read one folder file: text when it is small UTF-8, parsed when it is markdown.

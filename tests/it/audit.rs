@@ -157,6 +157,96 @@ fn set_level_findings_name_the_first_copy() {
     assert_eq!(doc["summary"]["unreadable"], 1);
 }
 
+/// The set-level codes of every row of an audit's JSON output, row by row.
+fn set_codes(out: &str) -> Vec<Vec<String>> {
+    let doc: serde_json::Value = serde_json::from_str(out).expect("JSON");
+    doc["skills"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|row| {
+            row["findings"]
+                .as_array()
+                .expect("findings")
+                .iter()
+                .filter_map(|f| f["code"].as_str().filter(|c| c.starts_with("SG7")))
+                .map(str::to_owned)
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn set_level_rules_follow_select_and_ignore() {
+    let dir = small_pack();
+    let codes = |extra: &[&str]| {
+        let mut args = vec!["audit", "pack", "--format", "json"];
+        args.extend_from_slice(extra);
+        let (code, out, stderr) = run_in(dir.path(), &args);
+        assert!(code < 2, "{stderr}");
+        let all: Vec<String> = set_codes(&out).into_iter().flatten().collect();
+        let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        (all, doc["summary"].clone())
+    };
+    let (all, summary) = codes(&[]);
+    assert_eq!(all, ["SG701", "SG702", "SG703", "SG704"]);
+    assert!(summary.get("disabled_set_rules").is_none());
+
+    let (ignored, summary) = codes(&["--ignore", "SG701,SG704"]);
+    assert_eq!(ignored, ["SG702", "SG703"]);
+    assert_eq!(
+        summary["disabled_set_rules"],
+        serde_json::json!(["SG701", "SG704"])
+    );
+    assert_eq!(summary["duplicate_names"], 0);
+    assert_eq!(summary["duplicate_descriptions"], 1);
+
+    let (selected, _) = codes(&["--select", "SG703"]);
+    assert_eq!(selected, ["SG703"]);
+    let (per_skill_only, _) = codes(&["--select", "SG1,SG2,SG3,SG4,SG5,SG6"]);
+    assert!(per_skill_only.is_empty(), "{per_skill_only:?}");
+
+    std::fs::write(
+        dir.path().join("skillgate.toml"),
+        "ignore = [\"SG701\", \"SG702\", \"SG703\"]\n\n[audit]\nlisting-tokens = 40\n",
+    )
+    .expect("write");
+    let (from_config, _) = codes(&[]);
+    assert_eq!(from_config, ["SG704"]);
+
+    let (code, _, stderr) = run_in(dir.path(), &["audit", "pack", "--ignore", "SG79"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("\"SG79\" matches no rule"), "{stderr}");
+}
+
+#[test]
+fn shards_merge_with_the_set_level_rules_their_selection_ran() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    generate(&dir.path().join("set"), 200, 60);
+    let (_, whole, _) = summary(dir.path(), &["--ignore", "SG702"]);
+    let mut files = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (_, out, _) = summary(dir.path(), &["--shard", &shard, "--ignore", "SG702"]);
+        let file = format!("shard-{k}.jsonl");
+        std::fs::write(dir.path().join(&file), out).expect("write");
+        files.push(file);
+    }
+    let (_, merged, stderr) = run_in(
+        dir.path(),
+        &["merge", &files[0], &files[1], "--format", "jsonl"],
+    );
+    assert_eq!(merged, whole, "{stderr}");
+    assert!(!merged.contains("\"code\":\"SG702\""));
+    assert!(merged.contains("\"code\":\"SG701\""));
+
+    let (_, other, _) = summary(dir.path(), &["--shard", "2/2"]);
+    std::fs::write(dir.path().join("other.jsonl"), other).expect("write");
+    let (code, _, stderr) = run_in(dir.path(), &["merge", &files[0], "other.jsonl"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("rule selection"), "{stderr}");
+}
+
 #[test]
 fn exit_status_follows_fail_on() {
     let dir = tree(&[

@@ -212,6 +212,19 @@ fn rules_and_rule_commands() {
             .any(|l| l.starts_with("SG203  warning  example-code-share")),
         "{out}"
     );
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("SG703  warning  near-duplicate-body")),
+        "set-level rules are listed too: {out}"
+    );
+    let (code, out, _) = run(&["rule", "SG703"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with("SG703 near-duplicate-body (set, warning by default)")
+            && out.contains("Fires on")
+            && out.contains("Passes on"),
+        "{out}"
+    );
     let (code, out, _) = run(&["rule", "sg203"]);
     assert_eq!(code, 0);
     assert!(

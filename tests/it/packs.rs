@@ -20,7 +20,7 @@ const SYLLABLES: &[&str] = &[
 ];
 
 /// A deterministic stream of word-like text: `words` words from seed `seed`.
-fn prose(seed: u64, words: usize) -> String {
+pub fn prose(seed: u64, words: usize) -> String {
     let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let mut next = move || {
         state ^= state << 13;

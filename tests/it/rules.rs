@@ -69,3 +69,69 @@ fn docs_rules_md_is_generated_from_the_registry() {
         "docs/rules.md is stale: run `cargo run -- rules --markdown > docs/rules.md`"
     );
 }
+
+/// The set-level codes an audit of a set-rule example finds, with only `code` selected.
+fn set_findings_of(code: &str, example_text: &str) -> Vec<String> {
+    use skillgate::audit::{self, Audit, AuditSettings, Checker};
+
+    let example = Example::parse(example_text);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = example.write_to(dir.path()).expect("example written");
+    let config = match example.config() {
+        Some(text) => {
+            Config::parse(text, "skillgate.toml".as_ref()).expect("example config is valid")
+        }
+        None => Config::default(),
+    };
+    let mut settings = config.lint();
+    settings.selection = Selection {
+        select: vec![code.to_owned()],
+        ignore: vec![],
+    };
+    let paths = audit::targets(&[root], None).expect("the example holds skills");
+    assert!(
+        paths.len() >= 2,
+        "{code}: a set example holds several skills"
+    );
+    let checker = Checker {
+        settings: &settings,
+        policy: &config.verdict,
+        project: None,
+    };
+    let rows = audit::check_all(&paths, &checker, false);
+    let audit_settings = AuditSettings {
+        disabled: audit::set::disabled(&settings.selection),
+        ..config.audit.clone()
+    };
+    let audit = Audit::assemble(rows, &audit_settings, false, None);
+    assert!(
+        audit.skills.iter().all(|row| row.error.is_none()),
+        "{code}: every skill of the example loads"
+    );
+    audit
+        .skills
+        .iter()
+        .flat_map(|row| &row.findings)
+        .filter(|f| f.code == code)
+        .map(|f| f.message.clone())
+        .collect()
+}
+
+#[test]
+fn every_set_rule_fires_on_its_firing_example_and_passes_its_passing_one() {
+    for rule in skillgate::audit::set::SET_RULES {
+        let fired = set_findings_of(rule.code, rule.fires);
+        assert_eq!(
+            fired.len(),
+            1,
+            "{} on its firing example: {fired:?}",
+            rule.code
+        );
+        let passed = set_findings_of(rule.code, rule.passes);
+        assert!(
+            passed.is_empty(),
+            "{} fired on its passing example: {passed:?}",
+            rule.code
+        );
+    }
+}

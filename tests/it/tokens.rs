@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use fancy_regex::Regex;
-use skillgate::skill::tokens;
+use skillgate::skill::{Document, tokens};
 
 /// Skills written by others, used when the machine has them; the generated cases below do
 /// not depend on it.
@@ -130,6 +130,135 @@ fn corpus_skills_match_the_references_when_present() {
             .encode_ordinary(&text)
             .len();
         assert_eq!(count, tiktoken, "{}", file.display());
+    }
+}
+
+/// Ranges of a text counted from its pieces ([`tokens::Tokenized`]) against the same
+/// ranges tokenised on their own: every pair of line starts and ends, and random cuts.
+#[test]
+fn ranges_of_generated_texts_count_as_their_own_text() {
+    let mut rng = SplitMix64(0x5eed_0417);
+    for case in 0..600 {
+        let fragments = 1 + rng.below(if case % 10 == 0 { 120 } else { 30 });
+        let text: String = (0..fragments).map(|_| rng.fragment()).collect();
+        let tokenized = tokens::Tokenized::new(&text);
+        assert_eq!(tokenized.total(), tokens::count(&text), "{text:?}");
+        let offsets: Vec<usize> = text
+            .char_indices()
+            .map(|(at, _)| at)
+            .chain([text.len()])
+            .collect();
+        let mut cuts: Vec<usize> = text
+            .match_indices(['\n', '\r'])
+            .flat_map(|(at, _)| [at, at + 1])
+            .chain([0, text.len()])
+            .collect();
+        cuts.extend((0..8).map(|_| offsets[rng.below(offsets.len())]));
+        for &start in &cuts {
+            for &end in cuts.iter().filter(|&&end| end >= start) {
+                assert_eq!(
+                    tokenized.count(start..end),
+                    tokens::count(&text[start..end]),
+                    "{start}..{end} of {text:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A document's sections and code blocks, counted from the body's pieces, against each
+/// one's text tokenised on its own.
+#[track_caller]
+fn assert_parts_count_as_their_own_text(text: &str, body_start: usize) {
+    let doc = Document::parse(text, body_start..text.len());
+    assert_eq!(doc.tokens, tokens::count(&text[body_start..]), "{text:?}");
+    for section in &doc.sections {
+        let own = tokens::count(&text[section.range.clone()]);
+        assert_eq!(
+            section.tokens, own,
+            "section {:?} of {text:?}",
+            section.range
+        );
+    }
+    for block in &doc.code_blocks {
+        let own = tokens::count(&text[block.range.clone()]);
+        assert_eq!(
+            block.tokens, own,
+            "code block {:?} of {text:?}",
+            block.range
+        );
+    }
+}
+
+#[test]
+fn markdown_parts_of_the_fixtures_count_as_their_own_text() {
+    let mut files = Vec::new();
+    for dir in ["fixtures", "skills", "docs"] {
+        collect_markdown(&super::support::root().join(dir), &mut files);
+    }
+    assert!(files.len() > 50, "the fixtures hold markdown files");
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("fixture is UTF-8");
+        let body_start = text
+            .strip_prefix("---\n")
+            .and_then(|rest| rest.find("\n---\n"))
+            .map_or(0, |end| end + "---\n".len() + "\n---\n".len());
+        assert_parts_count_as_their_own_text(&text, body_start);
+    }
+}
+
+#[test]
+fn markdown_parts_of_generated_documents_count_as_their_own_text() {
+    /// Line openings where a heading, fence or list starts, with the white space around
+    /// them that could join a neighbouring piece.
+    const OPENINGS: &[&str] = &[
+        "# ",
+        "## ",
+        "### ",
+        "  # ",
+        "   ## ",
+        "#\t",
+        "```",
+        "```python",
+        "  ```sh",
+        "~~~",
+        "    ",
+        "\t",
+        "- ",
+        "  - ",
+        "* ",
+        "1. ",
+        "> ",
+        "===",
+        "---",
+        "| a | b |",
+        "|---|---|",
+        "<!-- note -->",
+        "",
+        " ",
+        "\u{a0}",
+        "/",
+        "//",
+    ];
+    const ENDINGS: &[&str] = &[
+        "\n", "\n", "\n", "\r\n", "  \n", "\t\n", " \r\n", "\n\n", "\u{a0}\n",
+    ];
+    let mut rng = SplitMix64(0x5eed_1d0c);
+    for case in 0..400 {
+        let lines = 1 + rng.below(if case % 10 == 0 { 80 } else { 20 });
+        let mut text = String::new();
+        if case % 3 == 0 {
+            text.push_str("---\nname: generated\n---\n");
+        }
+        let body_start = text.len();
+        for _ in 0..lines {
+            text.push_str(rng.pick(OPENINGS));
+            for _ in 0..rng.below(6) {
+                text.push_str(&rng.fragment());
+            }
+            text.push_str(rng.pick(ENDINGS));
+        }
+        assert_parts_count_as_their_own_text(&text, body_start);
     }
 }
 

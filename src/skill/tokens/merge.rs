@@ -9,7 +9,7 @@
 //! heap and are recognised and skipped when they come out.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 use super::vocab;
 
@@ -17,6 +17,10 @@ use super::vocab;
 const MERGED: usize = usize::MAX;
 /// Marks a part whose pair with its right neighbour is not a token.
 const NO_PAIR: u32 = u32::MAX;
+/// Longest piece whose count is remembered: words and identifiers repeat, long runs rarely.
+const KNOWN_PIECE_BYTES: usize = 64;
+/// Most remembered counts; the memory is cleared when it is full.
+const KNOWN_PIECES: usize = 1 << 15;
 
 /// Reusable buffers for merging pieces one after another.
 #[derive(Debug, Default)]
@@ -31,6 +35,9 @@ pub(super) struct Merger {
     pair_rank: Vec<u32>,
     /// Candidate merges `(rank, left start)`; stale ones are skipped when popped.
     candidates: BinaryHeap<Reverse<(u32, usize)>>,
+    /// Counts of short pieces that are not one token, merged before: a piece's count
+    /// depends on its bytes alone.
+    known: HashMap<Box<[u8]>, usize>,
 }
 
 impl Merger {
@@ -42,6 +49,21 @@ impl Merger {
         if piece.len() == 1 || vocab::rank(piece).is_some() {
             return 1;
         }
+        if let Some(&parts) = self.known.get(piece) {
+            return parts;
+        }
+        let parts = self.merge_all(piece);
+        if piece.len() <= KNOWN_PIECE_BYTES {
+            if self.known.len() >= KNOWN_PIECES {
+                self.known.clear();
+            }
+            self.known.insert(piece.into(), parts);
+        }
+        parts
+    }
+
+    /// Number of parts left when every possible merge of `piece` is done.
+    fn merge_all(&mut self, piece: &[u8]) -> usize {
         self.reset(piece);
         let mut parts = piece.len();
         while let Some(Reverse((rank, left))) = self.candidates.pop() {

@@ -12,24 +12,43 @@
 mod layout;
 mod merge;
 mod split;
+mod tokenized;
 mod vocab;
 
 pub use split::Pieces;
+pub use tokenized::Tokenized;
+
+use std::cell::RefCell;
 
 use merge::Merger;
 
+thread_local! {
+    /// Each thread's merge buffers and remembered piece counts, kept from one text to the
+    /// next (an audit counts thousands of skills on a few threads).
+    static MERGER: RefCell<Merger> = RefCell::new(Merger::default());
+}
+
+/// Runs `f` with this thread's merger (a fresh one should it be in use already).
+fn with_merger<R>(f: impl FnOnce(&mut Merger) -> R) -> R {
+    MERGER.with(|merger| match merger.try_borrow_mut() {
+        Ok(mut merger) => f(&mut merger),
+        Err(_) => f(&mut Merger::default()),
+    })
+}
+
 /// Number of o200k_base tokens in `text`.
 pub fn count(text: &str) -> usize {
-    count_with(&mut Merger::default(), text)
+    with_merger(|merger| count_with(merger, text))
 }
 
 /// Number of o200k_base tokens in each of `texts`, in order, reusing one set of buffers.
 pub fn count_many<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
-    let mut merger = Merger::default();
-    texts
-        .into_iter()
-        .map(|text| count_with(&mut merger, text))
-        .collect()
+    with_merger(|merger| {
+        texts
+            .into_iter()
+            .map(|text| count_with(merger, text))
+            .collect()
+    })
 }
 
 /// The pieces o200k_base's pre-tokenizer splits `text` into, exactly as tiktoken's pattern

@@ -173,6 +173,11 @@ fn fold_case(c: char) -> char {
     }
 }
 
+/// Whether `c` is in `\s`.
+pub(super) fn is_space(c: char) -> bool {
+    class_of(c) & class::SPACE != 0
+}
+
 /// Whether `c` is in `[^\s\p{L}\p{N}]`.
 fn is_punctuation(c: char) -> bool {
     class_of(c) & (class::SPACE | class::LETTER | class::NUMBER) == 0
