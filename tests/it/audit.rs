@@ -14,7 +14,7 @@ const NOTES_BODY: &str = "# Release notes\n\nCollect the merged pull requests si
 /// skill with code, and a vendored skill that must be skipped.
 fn small_pack() -> tempfile::TempDir {
     let notes = manifest("release-notes", NOTES_BODY);
-    let client = "---\nname: api-client\ndescription: Calls the billing API with retries and timeouts. Use when code talks to the billing service.\n---\n# API client\n\nUse the shared session, never a bare request.\n\n```python\nimport requests\n\ndef get(session, url):\n    return session.get(url, timeout=10)\n```\n";
+    let client = "---\nname: api-client\ndescription: Calls the billing API with retries and timeouts. Use when code talks to the billing service.\n---\n# API client\n\nUse the shared session, never a bare request. Check the limits with `python scripts/limits.py` first.\n\n```python\nimport requests\n\ndef get(session, url):\n    return session.get(url, timeout=10)\n```\n";
     tree(&[
         ("skillgate.toml", "[audit]\nlisting-tokens = 40\n"),
         ("pack/.claude/skills/release-notes/SKILL.md", &notes),

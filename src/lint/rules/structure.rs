@@ -440,7 +440,9 @@ pub const NOT_DISCOVERED: Rule = Rule {
            `.claude/skills/<name>` for Claude Code, `.agents/skills/<name>` for Codex, \
            `.cursor/skills/<name>` for Cursor, `.github/skills/<name>` for GitHub Copilot, a \
            plugin's `skills/<name>` for Claude Code, at any depth. A note names the folders \
-           when none matches; silent outside a repository, and for `generic` alone.",
+           when none matches; silent outside a repository, for `generic` alone, and for a \
+           folder nested deeper under a `skills/` (a pack's catalog such as \
+           `skills/.curated/<name>`, which is installed by copying).",
     why: "A skill no client finds is never loaded: an agent working in the repository runs \
           without it, however good it is. A pack that is copied into place when installed \
           can ignore the note.",
@@ -469,7 +471,15 @@ pub const NOT_DISCOVERED: Rule = Rule {
             .filter(|d| !d.starts_with('~'))
             .copied()
             .collect();
-        if rel.is_empty() || folders.is_empty() || !targets::discovering(&rel, targets).is_empty() {
+        // A folder nested deeper than `skills/<name>` is a pack's catalog
+        // (`skills/.curated/x`), installed by copying; the note is for skills a project keeps
+        // for its own agents.
+        let catalog = rel.split('/').rev().skip(2).any(|seg| seg == "skills");
+        if rel.is_empty()
+            || catalog
+            || folders.is_empty()
+            || !targets::discovering(&rel, targets).is_empty()
+        {
             return;
         }
         let mut shown: Vec<String> = Vec::new();
