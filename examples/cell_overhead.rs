@@ -97,11 +97,10 @@ fn measure(backend: Backend, jobs: usize, cells: u32) -> Result<f64, skillgate::
     // The verifier fails every cell on purpose; an error or time-out would end a cell early
     // and make the figure meaningless.
     let judged = summary.outcomes.get("fail").copied().unwrap_or(0);
-    if judged as u32 != cells {
-        return Err(skillgate::eval::EvalError::Sandbox(format!(
-            "{judged} of {cells} cells ran the whole protocol: {:?}",
-            summary.outcomes
-        )));
-    }
+    assert_eq!(
+        judged as u32, cells,
+        "{judged} of {cells} cells ran the whole protocol: {:?}",
+        summary.outcomes
+    );
     Ok(elapsed / f64::from(cells))
 }

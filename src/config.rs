@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use crate::finding::Severity;
 use crate::lint::{self, FrontmatterPolicy, Limits, Selection};
+use crate::snippet::Snippet;
 
 /// The file name looked for at the repository root.
 pub const FILE_NAME: &str = "skillgate.toml";
@@ -110,6 +111,8 @@ pub enum ConfigError {
         column: u32,
         /// What is wrong.
         message: String,
+        /// The file's text and the span the parser points at.
+        snippet: Box<Snippet>,
     },
     /// Well-formed, but the `[verdict]` policy cannot be applied.
     #[error("{path}:1:1: {source}")]
@@ -119,6 +122,39 @@ pub enum ConfigError {
         /// What is wrong with the policy.
         source: crate::verdict::PolicyError,
     },
+}
+
+impl miette::Diagnostic for ConfigError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(match self {
+            ConfigError::Io { .. } => "skillgate::config::io",
+            ConfigError::Invalid { .. } => "skillgate::config::invalid",
+            ConfigError::Policy { .. } => "skillgate::config::policy",
+        }))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        match self {
+            ConfigError::Invalid { .. } => Some(Box::new(
+                "the README's Configuration section lists the tables and keys of skillgate.toml",
+            )),
+            _ => None,
+        }
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        match self {
+            ConfigError::Invalid { snippet, .. } => Some(snippet.source_code()),
+            _ => None,
+        }
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        match self {
+            ConfigError::Invalid { snippet, .. } => Some(snippet.labels()),
+            _ => None,
+        }
+    }
 }
 
 impl Config {
@@ -141,7 +177,8 @@ impl Config {
     /// Parse configuration text; `path` is only used in errors.
     pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
         let config: Config = toml::from_str(text).map_err(|e| {
-            let offset = e.span().map_or(0, |s| s.start);
+            let span = e.span().unwrap_or(0..0);
+            let offset = span.start.min(text.len());
             let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
             ConfigError::Invalid {
                 path: path.to_owned(),
@@ -149,6 +186,12 @@ impl Config {
                 column: u32::try_from(text[line_start..offset].chars().count() + 1)
                     .unwrap_or(u32::MAX),
                 message: e.message().trim().to_owned(),
+                snippet: Box::new(Snippet::new(
+                    &path.display().to_string(),
+                    text,
+                    span,
+                    "here",
+                )),
             }
         })?;
         config

@@ -18,6 +18,7 @@ pub mod project;
 pub mod render;
 pub mod shard;
 pub mod skill;
+pub mod snippet;
 pub mod stats;
 pub mod targets;
 pub mod verdict;

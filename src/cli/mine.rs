@@ -87,7 +87,6 @@ pub(super) fn run(args: &MineArgs) -> Result<ExitCode, Error> {
     let candidates = mine::mine(&options, sandbox.as_ref(), &mut print).map_err(|e| match e {
         // Interruptions and sandbox failures end the command as they end `eval`.
         MineError::Eval(e) => Error::from(e),
-        MineError::Usage(message) => Error::usage(message, None),
         other => Error::Mine(other),
     })?;
     let kept = candidates.iter().filter(|c| c.result.is_ok()).count();

@@ -293,7 +293,12 @@ use eval_args::{EvalArgs, TasksCheckArgs};
 
 /// Parse arguments and run; the binary's whole `main`.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help` and `--version` print to stdout and succeed.
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => return Error::from(e).report(),
+    };
     let result = match cli.command {
         Command::Check(args) => check(&args),
         Command::Rules { markdown } => {

@@ -62,18 +62,18 @@ impl Bases {
 /// Writes the files of `repo` (a git repository or a folder of one) as at `commit` into
 /// `dest`, and returns them as a bundle.
 pub fn unpack(repo: &Path, commit: &str, dest: &Path) -> Result<Bundle, EvalError> {
-    let prefix = git_text(repo, &["rev-parse", "--show-prefix"]).map_err(|message| {
-        EvalError::Usage(format!(
-            "{}: tasks name a base commit, so --repo must be a git repository: {message}",
-            repo.display()
-        ))
+    let prefix = git_text(repo, &["rev-parse", "--show-prefix"]).map_err(|detail| {
+        EvalError::BaseNeedsGit {
+            repo: repo.to_owned(),
+            detail,
+        }
     })?;
     let object = format!("{commit}^{{commit}}");
     git_text(repo, &["rev-parse", "--verify", "--quiet", &object]).map_err(|_| {
-        EvalError::Usage(format!(
-            "{}: base commit {commit} is not in this repository (fetch it, or mine the tasks from this clone)",
-            repo.display()
-        ))
+        EvalError::MissingBaseCommit {
+            repo: repo.to_owned(),
+            commit: commit.to_owned(),
+        }
     })?;
     let tree = format!("{commit}:{}", prefix.trim());
     let mut child = Command::new("git")
@@ -94,10 +94,10 @@ pub fn unpack(repo: &Path, commit: &str, dest: &Path) -> Result<Bundle, EvalErro
         .map_err(|e| EvalError::io("running git in", repo, e))?;
     unpacked.map_err(|e| EvalError::io("unpacking git archive of", repo, e))?;
     if !status.success() {
-        return Err(EvalError::Usage(format!(
-            "{}: git archive {tree} failed",
-            repo.display()
-        )));
+        return Err(EvalError::Archive {
+            repo: repo.to_owned(),
+            tree,
+        });
     }
     let mut bundle = Bundle::new();
     bundle.add_dir("", dest)?;

@@ -137,9 +137,7 @@ impl ControlPool {
             });
         }
         if self.prose.is_empty() || (target.code_tokens > 0 && self.code.is_empty()) {
-            return Err(EvalError::Controls(
-                "the pool needs both prose paragraphs and code blocks".into(),
-            ));
+            return Err(EvalError::ControlPool);
         }
         let seed = crate::eval::sha256_hex(skill.body.as_bytes());
         let code = take_code(&ordered(&self.code, &seed), target.code_tokens);

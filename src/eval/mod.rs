@@ -64,8 +64,8 @@ pub enum EvalError {
     #[error("no task (a folder with task.toml) in {}", .0.display())]
     NoTasks(PathBuf),
     /// The control-text pool cannot produce a matched C2 body.
-    #[error("control pool: {0}")]
-    Controls(String),
+    #[error("control pool: the pool needs both prose paragraphs and code blocks")]
+    ControlPool,
     /// The journal of a run directory is unusable.
     #[error("journal {path}: {message}")]
     Journal {
@@ -75,17 +75,129 @@ pub enum EvalError {
         message: String,
     },
     /// The sandbox cannot run cells at all (daemon unreachable, image missing, build failed).
-    #[error("sandbox: {0}")]
-    Sandbox(String),
+    #[error(transparent)]
+    Sandbox(#[from] sandbox::SandboxError),
     /// The run was interrupted (Ctrl-C); its journal holds every cell finished before.
     #[error("interrupted")]
     Interrupted,
-    /// An option or configuration value is invalid.
-    #[error("invalid option: {0}")]
-    Usage(String),
+    /// No SKILL.md was named.
+    #[error("the SKILL.md to evaluate is required")]
+    MissingSkill,
+    /// No agent was named, by flag or in `[eval]`.
+    #[error("--agent is required (claude-code, codex or command)")]
+    MissingAgent,
+    /// `--agent command` without the command.
+    #[error("--agent command needs --agent-cmd")]
+    MissingAgentCommand,
+    /// A flag's (or its `[eval]` key's) value cannot be read.
+    #[error("{flag}: {reason}")]
+    InvalidValue {
+        /// The flag, e.g. `--agent`.
+        flag: &'static str,
+        /// Why the value is refused, as its parser says.
+        reason: String,
+    },
+    /// A count that must be at least 1 is 0.
+    #[error("--seeds, --attempts and -j must be at least 1")]
+    ZeroCount,
+    /// `--resume` with options that differ from the run's.
+    #[error(
+        "a resumed run keeps the options it was started with, and these differ: {}",
+        differs.join(", ")
+    )]
+    ResumeDiffers {
+        /// Each differing flag: `--seeds 3 (the run has 2)`.
+        differs: Vec<String>,
+    },
+    /// Every task of the folder was refused.
+    #[error("none of the {count} tasks in {} can be run", tasks.display())]
+    NoUsableTask {
+        /// The tasks folder.
+        tasks: PathBuf,
+        /// How many tasks it holds.
+        count: usize,
+    },
+    /// Every task needs something the chosen backend does not have.
+    #[error("no task in {} can be run on the {backend} backend", tasks.display())]
+    NoTaskForBackend {
+        /// The tasks folder.
+        tasks: PathBuf,
+        /// The backend's name.
+        backend: &'static str,
+    },
+    /// Tasks name a base commit, so the repository must be a git repository.
+    #[error(
+        "{}: tasks name a base commit, so --repo must be a git repository: {detail}",
+        repo.display()
+    )]
+    BaseNeedsGit {
+        /// The repository folder.
+        repo: PathBuf,
+        /// What git said.
+        detail: String,
+    },
+    /// A task's base commit is not in the repository.
+    #[error("{}: base commit {commit} is not in this repository", repo.display())]
+    MissingBaseCommit {
+        /// The repository folder.
+        repo: PathBuf,
+        /// The commit.
+        commit: String,
+    },
+    /// `git archive` of a base commit failed.
+    #[error("{}: git archive {tree} failed", repo.display())]
+    Archive {
+        /// The repository folder.
+        repo: PathBuf,
+        /// The tree asked for (`commit:prefix`).
+        tree: String,
+    },
     /// Shards' run directories that cannot be joined.
     #[error(transparent)]
     Merge(#[from] merge::MergeError),
+}
+
+impl miette::Diagnostic for EvalError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        let code = match self {
+            Self::Sandbox(e) => return e.code(),
+            Self::Io { .. } => "io",
+            Self::Task { .. } => "task",
+            Self::NotARepository { .. } | Self::BaseNeedsGit { .. } => "not-a-repository",
+            Self::NoTasks(_) | Self::NoUsableTask { .. } | Self::NoTaskForBackend { .. } => {
+                "no-task"
+            }
+            Self::ControlPool => "control-pool",
+            Self::Journal { .. } => "journal",
+            Self::Interrupted => "interrupted",
+            Self::MissingSkill
+            | Self::MissingAgent
+            | Self::MissingAgentCommand
+            | Self::InvalidValue { .. }
+            | Self::ZeroCount => "option",
+            Self::ResumeDiffers { .. } => "resume",
+            Self::MissingBaseCommit { .. } | Self::Archive { .. } => "base-commit",
+            Self::Merge(_) => "merge",
+        };
+        Some(Box::new(format!("skillgate::eval::{code}")))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        let help = match self {
+            Self::Sandbox(e) => return e.help(),
+            Self::MissingSkill => "name it: `skillgate eval path/to/SKILL.md ...`",
+            Self::MissingAgent => "pass --agent, or set `agent` in [eval] of skillgate.toml",
+            Self::MissingAgentCommand => {
+                "--agent-cmd gives the program that plays the agent (docs/agents.md)"
+            }
+            Self::ResumeDiffers { .. } => "start a new run with --out to change them",
+            Self::NoTaskForBackend { .. } => "the lines above say why each task was skipped",
+            Self::MissingBaseCommit { .. } => "fetch it, or mine the tasks from this clone",
+            Self::NoTasks(_) => "`skillgate tasks mine` writes tasks from a repository's history",
+            _ => return None,
+        };
+        Some(Box::new(help))
+    }
 }
 
 impl EvalError {
@@ -157,11 +269,10 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
                 task: one.task.clone(),
                 message: one.reason.clone(),
             },
-            _ => EvalError::Usage(format!(
-                "none of the {} tasks in {} can be run",
-                set.refused.len(),
-                options.tasks.display()
-            )),
+            _ => EvalError::NoUsableTask {
+                tasks: options.tasks.clone(),
+                count: set.refused.len(),
+            },
         });
     }
     let control = control::ControlPool::builtin().matched_body(&skill)?;
@@ -214,11 +325,10 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         });
     }
     if runnable.is_empty() {
-        return Err(EvalError::Usage(format!(
-            "no task in {} can be run on the {} backend",
-            options.tasks.display(),
-            sandbox.name()
-        )));
+        return Err(EvalError::NoTaskForBackend {
+            tasks: options.tasks.clone(),
+            backend: sandbox.name(),
+        });
     }
     plan.tasks = runnable;
     if let Some(line) = storage_not_enforced_line(sandbox.as_ref(), &plan.tasks) {

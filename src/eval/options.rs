@@ -134,34 +134,29 @@ impl Overrides {
     /// Merges the flags over the `[eval]` configuration; flags win.
     pub fn into_options(self, config: &Settings) -> Result<EvalOptions, EvalError> {
         let repo = self.repo();
-        let skill = self
-            .skill
-            .clone()
-            .ok_or_else(|| EvalError::Usage("the SKILL.md to evaluate is required".into()))?;
+        let skill = self.skill.clone().ok_or(EvalError::MissingSkill)?;
         let agent: AgentKind = self
             .agent
             .or_else(|| config.agent.clone())
-            .ok_or_else(|| {
-                EvalError::Usage("--agent is required (claude-code, codex or command)".into())
-            })?
+            .ok_or(EvalError::MissingAgent)?
             .parse()
-            .map_err(EvalError::Usage)?;
+            .map_err(invalid("--agent"))?;
         let agent_cmd = self.agent_cmd.or_else(|| config.agent_cmd.clone());
         if agent == AgentKind::Command && agent_cmd.is_none() {
-            return Err(EvalError::Usage("--agent command needs --agent-cmd".into()));
+            return Err(EvalError::MissingAgentCommand);
         }
         let conditions = match (self.conditions, &config.conditions) {
             (Some(list), _) => Condition::parse_list(&list),
             (None, Some(list)) => Condition::parse_list(&list.join(",")),
             (None, None) => Ok(vec![Condition::C0, Condition::C1, Condition::C2]),
         }
-        .map_err(EvalError::Usage)?;
+        .map_err(invalid("--conditions"))?;
         let mut conditions = conditions;
         if self.aa && !conditions.contains(&Condition::C0b) {
             conditions.push(Condition::C0b);
         }
         let placement = match self.placement {
-            Some(p) => p.parse().map_err(EvalError::Usage)?,
+            Some(p) => p.parse().map_err(invalid("--placement"))?,
             None => config.placement.unwrap_or_default(),
         };
         let (out, resume) = match (self.resume, self.out) {
@@ -217,9 +212,7 @@ impl Overrides {
             shard: self.shard,
         };
         if options.seeds == 0 || options.attempts == 0 || options.jobs == 0 {
-            return Err(EvalError::Usage(
-                "--seeds, --attempts and -j must be at least 1".into(),
-            ));
+            return Err(EvalError::ZeroCount);
         }
         Ok(options)
     }
@@ -257,10 +250,10 @@ impl Overrides {
         ] {
             given.push((flag, number.map(|n| n.to_string()), kept.to_string()));
         }
-        let agent = parsed::<AgentKind>(self.agent.as_deref())?;
+        let agent = parsed::<AgentKind>("--agent", self.agent.as_deref())?;
         let conditions = self.conditions.as_deref().map(Condition::parse_list);
-        let conditions = conditions.transpose().map_err(EvalError::Usage)?;
-        let placement = parsed::<Placement>(self.placement.as_deref())?;
+        let conditions = conditions.transpose().map_err(invalid("--conditions"))?;
+        let placement = parsed::<Placement>("--placement", self.placement.as_deref())?;
         let on_off = |on: bool| if on { "on" } else { "off" }.to_owned();
         given.extend([
             (
@@ -324,11 +317,7 @@ impl Overrides {
             })
             .collect();
         if !differs.is_empty() {
-            return Err(EvalError::Usage(format!(
-                "a resumed run keeps the options it was started with, and these differ: {}; \
-                 start a new run with --out to change them",
-                differs.join(", ")
-            )));
+            return Err(EvalError::ResumeDiffers { differs });
         }
         Ok(EvalOptions {
             out: absolute(run_dir)?,
@@ -346,8 +335,16 @@ impl Overrides {
 }
 
 /// A flag's value parsed, when given.
-fn parsed<T: std::str::FromStr<Err = String>>(text: Option<&str>) -> Result<Option<T>, EvalError> {
-    text.map(str::parse).transpose().map_err(EvalError::Usage)
+fn parsed<T: std::str::FromStr<Err = String>>(
+    flag: &'static str,
+    text: Option<&str>,
+) -> Result<Option<T>, EvalError> {
+    text.map(str::parse).transpose().map_err(invalid(flag))
+}
+
+/// The error for a value of `flag` its parser refuses.
+fn invalid(flag: &'static str) -> impl FnOnce(String) -> EvalError {
+    move |reason| EvalError::InvalidValue { flag, reason }
 }
 
 fn absolute(path: &Path) -> Result<PathBuf, EvalError> {

@@ -206,9 +206,7 @@ pub fn run(
     options: &EvalOptions,
 ) -> Result<RunSummary, EvalError> {
     if plan.jobs == 0 || plan.attempts == 0 || plan.seeds == 0 {
-        return Err(EvalError::Usage(
-            "jobs, attempts and seeds must be at least 1".into(),
-        ));
+        return Err(EvalError::ZeroCount);
     }
     let journal = if resume {
         Journal::resume(run_dir)?
@@ -318,7 +316,7 @@ fn run_cells(
     let state = workers
         .state
         .into_inner()
-        .map_err(|_| EvalError::Sandbox("a worker panicked".into()))?;
+        .map_err(|_| crate::eval::sandbox::SandboxError::WorkerPanicked)?;
     match state.failure {
         Some(e) => Err(e),
         None => Ok(state.summary),

@@ -240,7 +240,7 @@ pub mod glob_lite {
 
     impl Pattern {
         /// Compiles `glob`.
-        pub fn new(glob: &str) -> Result<Pattern, String> {
+        pub fn new(glob: &str) -> Result<Pattern, crate::mine::MineError> {
             let glob = glob.trim_start_matches("./").trim_end_matches('/');
             let mut re = String::from("^");
             let mut chars = glob.chars().peekable();
@@ -261,9 +261,12 @@ pub mod glob_lite {
                 }
             }
             re.push_str("(?:/.*)?$");
-            regex::Regex::new(&re)
-                .map(Pattern)
-                .map_err(|e| format!("--paths {glob:?}: {e}"))
+            regex::Regex::new(&re).map(Pattern).map_err(|error| {
+                crate::mine::MineError::BadPattern {
+                    glob: glob.to_owned(),
+                    error,
+                }
+            })
         }
 
         /// Whether `path` matches.
@@ -277,7 +280,7 @@ fn check_revision(repo: &Path, rev: &str) -> Result<(), MineError> {
     let object = format!("{rev}^{{commit}}");
     git(repo, &["rev-parse", "--verify", "--quiet", &object])
         .map(drop)
-        .map_err(|_| MineError::Usage(format!("--since {rev}: no such commit in the repository")))
+        .map_err(|_| MineError::UnknownRevision(rev.to_owned()))
 }
 
 /// Runs git in `repo` and returns its standard output.
@@ -287,18 +290,17 @@ pub fn git<S: AsRef<std::ffi::OsStr>>(repo: &Path, args: &[S]) -> Result<Vec<u8>
         .arg(repo)
         .args(args)
         .output()
-        .map_err(|e| MineError::Git(format!("cannot run git: {e}")))?;
+        .map_err(MineError::NoGit)?;
     if !out.status.success() {
         let shown: Vec<String> = args
             .iter()
             .map(|a| a.as_ref().to_string_lossy().into_owned())
             .collect();
-        return Err(MineError::Git(format!(
-            "git {} in {}: {}",
-            shown.join(" "),
-            repo.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
+        return Err(MineError::Git {
+            command: shown.join(" "),
+            repo: repo.to_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        });
     }
     Ok(out.stdout)
 }

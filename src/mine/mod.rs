@@ -32,12 +32,47 @@ const SLUG_CHARS: usize = 48;
 /// Everything that stops mining as a whole.
 #[derive(Debug, thiserror::Error)]
 pub enum MineError {
-    /// git failed or the repository is unusable.
-    #[error("{0}")]
-    Git(String),
-    /// An option is invalid.
-    #[error("invalid option: {0}")]
-    Usage(String),
+    /// git cannot be started.
+    #[error("cannot run git: {0}")]
+    NoGit(std::io::Error),
+    /// A git command failed.
+    #[error("git {command} in {}: {stderr}", repo.display())]
+    Git {
+        /// The arguments given to git.
+        command: String,
+        /// The repository.
+        repo: PathBuf,
+        /// What git said.
+        stderr: String,
+    },
+    /// The repository cannot be scanned for its test runners.
+    #[error(transparent)]
+    Scan(#[from] crate::project::ScanError),
+    /// `--repo` names no folder.
+    #[error("--repo {}: no such folder", .0.display())]
+    NoRepository(PathBuf),
+    /// `--repo` is not in a git repository.
+    #[error("--repo {}: not a git repository (mining reads its history)", .0.display())]
+    NotARepository(PathBuf),
+    /// `--repo` is inside a repository but not its top-level folder.
+    #[error("--repo {}: give the repository's top-level folder ({})", repo.display(), top.display())]
+    NotTopLevel {
+        /// The folder given.
+        repo: PathBuf,
+        /// The repository's top-level folder.
+        top: PathBuf,
+    },
+    /// `--since` names no commit.
+    #[error("--since {0}: no such commit in the repository")]
+    UnknownRevision(String),
+    /// A `--paths` glob cannot be compiled.
+    #[error("--paths {glob:?}: {error}")]
+    BadPattern {
+        /// The glob as given.
+        glob: String,
+        /// Why it cannot be compiled.
+        error: regex::Error,
+    },
     /// A file could not be read or written.
     #[error("{action} {path}: {source}")]
     Io {
@@ -51,6 +86,36 @@ pub enum MineError {
     /// The evaluation layer failed (sandbox unusable, interrupted...).
     #[error(transparent)]
     Eval(#[from] EvalError),
+}
+
+impl miette::Diagnostic for MineError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        let code = match self {
+            Self::Eval(e) => return e.code(),
+            Self::NoGit(_) | Self::Git { .. } => "git",
+            Self::Scan(_) => "scan",
+            Self::NoRepository(_) | Self::NotARepository(_) | Self::NotTopLevel { .. } => {
+                "repository"
+            }
+            Self::UnknownRevision(_) | Self::BadPattern { .. } => "option",
+            Self::Io { .. } => "io",
+        };
+        Some(Box::new(format!("skillgate::mine::{code}")))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        let help = match self {
+            Self::Eval(e) => return e.help(),
+            Self::NoGit(_) => "install git; mining reads the repository's history with it",
+            Self::NotARepository(_) => "mine a clone with its history (not a shallow export)",
+            Self::UnknownRevision(_) => {
+                "give a commit, tag or branch of this clone (fetch it first if it is remote)"
+            }
+            Self::BadPattern { .. } => "`*` matches within a folder, `**/` any folders",
+            _ => return None,
+        };
+        Some(Box::new(help))
+    }
 }
 
 impl MineError {
@@ -115,8 +180,7 @@ pub fn discover(
     let patterns = paths
         .iter()
         .map(|p| glob_lite::Pattern::new(p))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(MineError::Usage)?;
+        .collect::<Result<Vec<_>, _>>()?;
     let commits = history::read(repo, range)?;
     Ok(commits
         .into_iter()
@@ -136,7 +200,7 @@ pub fn mine(
 ) -> Result<Vec<Candidate>, MineError> {
     let repo = top_level(&options.repo)?;
     let found = discover(&repo, &options.range, &options.paths, options.max_lines)?;
-    let project = crate::project::scan(&repo).map_err(|e| MineError::Git(e.to_string()))?;
+    let project = crate::project::scan(&repo)?;
     let writer = write::Writer {
         runners: verifier::Runners::detect(&project, &repo),
         test_cmd: options.test_cmd.clone(),
@@ -270,25 +334,17 @@ fn judge_proof(untouched: &[runner::Verdict], solved: &[runner::Verdict]) -> Res
 /// relative to it).
 fn top_level(repo: &Path) -> Result<PathBuf, MineError> {
     if !repo.is_dir() {
-        return Err(MineError::Usage(format!(
-            "--repo {}: no such folder",
-            repo.display()
-        )));
+        return Err(MineError::NoRepository(repo.to_owned()));
     }
-    let out = history::git(repo, &["rev-parse", "--show-toplevel"]).map_err(|_| {
-        MineError::Usage(format!(
-            "--repo {}: not a git repository (mining reads its history)",
-            repo.display()
-        ))
-    })?;
+    let out = history::git(repo, &["rev-parse", "--show-toplevel"])
+        .map_err(|_| MineError::NotARepository(repo.to_owned()))?;
     let top = PathBuf::from(String::from_utf8_lossy(&out).trim());
     let same = std::fs::canonicalize(&top).ok() == std::fs::canonicalize(repo).ok();
     if !same {
-        return Err(MineError::Usage(format!(
-            "--repo {}: give the repository's top-level folder ({})",
-            repo.display(),
-            top.display()
-        )));
+        return Err(MineError::NotTopLevel {
+            repo: repo.to_owned(),
+            top,
+        });
     }
     Ok(repo.to_owned())
 }

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::snippet::Snippet;
+
 /// A skill that cannot be loaded. Each variant renders as one line saying what and where.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -82,6 +84,8 @@ pub enum LoadError {
         column: u32,
         /// The parser's message.
         message: String,
+        /// The file's text and the span the parser points at.
+        snippet: Box<Snippet>,
     },
     /// A symlink inside the skill folder that points outside it.
     #[error("{path}: symlink points outside the skill folder (to {target})")]
@@ -91,4 +95,37 @@ pub enum LoadError {
         /// Where it points.
         target: PathBuf,
     },
+}
+
+impl miette::Diagnostic for LoadError {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        let code = match self {
+            LoadError::NotFound { .. } => "not-found",
+            LoadError::NoSkillFile { .. } => "no-skill",
+            LoadError::Io { .. } => "io",
+            LoadError::Empty { .. } => "empty",
+            LoadError::TooLarge { .. } => "too-large",
+            LoadError::Binary { .. } | LoadError::NotUtf8 { .. } => "not-text",
+            LoadError::MissingFrontmatter { .. } | LoadError::UnclosedFrontmatter { .. } => {
+                "frontmatter"
+            }
+            LoadError::InvalidYaml { .. } => "frontmatter-yaml",
+            LoadError::SymlinkOutside { .. } => "symlink",
+        };
+        Some(Box::new(format!("skillgate::skill::{code}")))
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        match self {
+            LoadError::InvalidYaml { snippet, .. } => Some(snippet.source_code()),
+            _ => None,
+        }
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        match self {
+            LoadError::InvalidYaml { snippet, .. } => Some(snippet.labels()),
+            _ => None,
+        }
+    }
 }

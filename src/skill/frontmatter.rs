@@ -8,6 +8,7 @@ use serde_norway::{Mapping, Value};
 
 use super::error::LoadError;
 use super::source::SourceFile;
+use crate::snippet::Snippet;
 
 /// The keys the Agent Skills specification defines.
 pub const SPEC_KEYS: &[&str] = &[
@@ -100,6 +101,7 @@ pub fn parse(file: &SourceFile) -> Result<(Frontmatter, usize), LoadError> {
                 line,
                 column,
                 message: "the frontmatter must be a mapping of keys to values".into(),
+                snippet: yaml_snippet(file, yaml_start..close.start, "not a mapping"),
             });
         }
     };
@@ -180,8 +182,19 @@ fn parse_yaml(file: &SourceFile, yaml: &str, offset: usize) -> Result<Value, Loa
             line,
             column,
             message: strip_position(&e.to_string()),
+            snippet: yaml_snippet(file, at..at + 1, "here"),
         }
     })
+}
+
+/// The frontmatter's error span in the file, to show under the error.
+fn yaml_snippet(file: &SourceFile, span: Range<usize>, label: &'static str) -> Box<Snippet> {
+    Box::new(Snippet::new(
+        &file.path.display().to_string(),
+        &file.text,
+        span,
+        label,
+    ))
 }
 
 /// The YAML library appends "at line X column Y" relative to the frontmatter; we report

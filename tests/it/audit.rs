@@ -280,7 +280,7 @@ fn a_folder_without_skills_is_a_usage_error() {
         assert!(out.is_empty());
         assert_eq!(
             stderr,
-            "error: empty: no SKILL.md in this folder or in any folder below it\n"
+            "skillgate::skill::no-skill\n\n  x empty: no SKILL.md in this folder or in any folder below it\n"
         );
     }
     let (code, _, stderr) = run_in(dir.path(), &["audit", "empty", "--shard", "3/2"]);

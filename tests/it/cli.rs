@@ -98,7 +98,7 @@ fn config_errors_point_at_the_line() {
     let (code, _, stderr) = run_in(dir.path(), &["check", "s"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.starts_with("error: ") && stderr.contains("skillgate.toml:4:1:"),
+        stderr.contains("  x ") && stderr.contains("skillgate.toml:4:1:"),
         "{stderr}"
     );
     assert!(stderr.contains("body-tokns"), "{stderr}");
@@ -292,5 +292,9 @@ fn a_repository_that_is_a_file_is_a_usage_error() {
         stderr.contains("repository root Cargo.toml is not a directory"),
         "{stderr}"
     );
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("  x ")).count(),
+        1,
+        "{stderr}"
+    );
 }

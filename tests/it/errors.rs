@@ -1,19 +1,33 @@
 //! One clear error per command: a bad argument or input ends with exit status 2 and one
-//! message on stderr (plain, fixed width), never a panic.
+//! report on stderr, never a panic. Without a terminal the report is plain ASCII at a fixed
+//! width: the error's code, `x` and what is wrong, the file's lines with the span labelled
+//! when the error points into a file, and `help:`.
 
 use super::support::{manifest, run_in, tree};
 
 /// Run `args` in a folder holding the skill `s/`, check the exit status and return stderr.
 fn error_of(args: &[&str]) -> String {
     let dir = tree(&[("s/SKILL.md", &manifest("s", "# Steps\n\nDo it.\n"))]);
-    let (code, stdout, stderr) = run_in(dir.path(), args);
+    error_in(dir.path(), args)
+}
+
+/// Run `args` in `dir`, check the exit status and that stderr is one plain report.
+fn error_in(dir: &std::path::Path, args: &[&str]) -> String {
+    let (code, stdout, stderr) = run_in(dir, args);
     assert_eq!(code, 2, "{args:?}: stdout={stdout} stderr={stderr}");
     assert!(
         stdout.is_empty(),
         "{args:?}: nothing on stdout, got {stdout}"
     );
     assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    let whats = stderr.lines().filter(|l| l.starts_with("  x ")).count();
+    assert_eq!(whats, 1, "{args:?}: one error, got {stderr}");
+    assert!(stderr.starts_with("skillgate::"), "{args:?}: {stderr}");
+    assert!(stderr.is_ascii(), "{args:?}: plain ASCII, got {stderr}");
+    assert!(
+        !stderr.contains('\u{1b}'),
+        "{args:?}: no colour, got {stderr}"
+    );
     stderr
 }
 
@@ -58,4 +72,62 @@ fn tasks_check_outside_a_repository() {
         "--repo",
         "nowhere"
     ]));
+}
+
+#[test]
+fn tasks_mine_without_a_repository() {
+    insta::assert_snapshot!(error_of(&[
+        "tasks",
+        "mine",
+        "--repo",
+        "nowhere",
+        "--out",
+        "mined",
+        "--backend",
+        "local"
+    ]));
+}
+
+#[test]
+fn audit_with_a_bad_shard() {
+    insta::assert_snapshot!(error_of(&["audit", "s", "--shard", "3/2"]));
+}
+
+#[test]
+fn merge_of_a_missing_file() {
+    insta::assert_snapshot!(error_of(&["merge", "nope.json"]));
+}
+
+#[test]
+fn gate_with_a_missing_repository() {
+    insta::assert_snapshot!(error_of(&["gate", "s", "--repo", "nowhere"]));
+}
+
+#[test]
+fn a_configuration_error_shows_the_line_and_labels_the_key() {
+    let dir = tree(&[
+        ("s/SKILL.md", &manifest("s", "Body.\n")),
+        (
+            "skillgate.toml",
+            "select = [\"SG1\"]\n\n[limits]\nbody-tokns = 3\n",
+        ),
+    ]);
+    let stderr = error_in(dir.path(), &["check", "s"]);
+    assert!(stderr.contains(" 4 | body-tokns = 3\n"), "{stderr}");
+    assert!(
+        stderr.contains("^^^^^|^^^^"),
+        "the key is underlined: {stderr}"
+    );
+    insta::assert_snapshot!(stderr);
+}
+
+#[test]
+fn a_frontmatter_yaml_error_shows_the_line_and_labels_it() {
+    let dir = tree(&[(
+        "s/SKILL.md",
+        "---\nname: s\ndescription: [unclosed\nlicense: MIT\n---\nbody\n",
+    )]);
+    let stderr = error_in(dir.path(), &["check", "s/SKILL.md"]);
+    assert!(stderr.contains(",-[s/SKILL.md:"), "{stderr}");
+    insta::assert_snapshot!(stderr);
 }

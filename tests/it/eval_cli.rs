@@ -113,7 +113,8 @@ fn report_renders_from_the_run_directory_alone() {
     let (code, _, stderr) = run(&["report", "no/such/run"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.starts_with("error: ") && stderr.lines().count() == 1,
+        stderr.lines().filter(|l| l.starts_with("  x ")).count() == 1
+            && stderr.contains("no/such/run"),
         "{stderr}"
     );
 }

@@ -590,7 +590,7 @@ async fn an_unreachable_api_is_one_clear_error() {
     let errors: Vec<&str> = run
         .stderr
         .lines()
-        .filter(|l| l.starts_with("error:"))
+        .filter(|l| l.starts_with("  x "))
         .collect();
     assert_eq!(errors.len(), 1, "{}", run.stderr);
     assert!(

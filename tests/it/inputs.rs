@@ -1,4 +1,4 @@
-//! Bad input gets one clear line on stderr and exit status 2, never a panic.
+//! Bad input gets one clear error on stderr and exit status 2, never a panic.
 
 use super::support::{manifest, run_in, tree};
 
@@ -8,11 +8,10 @@ fn assert_input_error(dir: &std::path::Path, target: &str, needle: &str) {
     assert_eq!(code, 2, "exit code for {target}: stderr={stderr}");
     assert!(stdout.is_empty(), "no report on input error, got {stdout}");
     assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    let lines: Vec<_> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "one line of error, got {stderr:?}");
-    assert!(lines[0].starts_with("error: "), "{stderr}");
+    let whats: Vec<_> = stderr.lines().filter(|l| l.starts_with("  x ")).collect();
+    assert_eq!(whats.len(), 1, "one error, got {stderr:?}");
     assert!(
-        lines[0].contains(needle),
+        whats[0].contains(needle),
         "expected {needle:?} in {stderr:?}"
     );
 }
@@ -98,7 +97,7 @@ fn invalid_yaml_points_at_line_and_column() {
     )]);
     let (code, _, stderr) = run_in(dir.path(), &["check", "s/SKILL.md"]);
     assert_eq!(code, 2);
-    assert!(stderr.starts_with("error: s/SKILL.md:"), "{stderr}");
+    assert!(stderr.contains("  x s/SKILL.md:"), "{stderr}");
     assert!(stderr.contains("invalid frontmatter YAML"), "{stderr}");
     assert!(
         !stderr.contains(" at line "),

@@ -27,6 +27,7 @@ use tokio::task::JoinHandle;
 
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::oom_kill_count;
+use crate::eval::sandbox::error::{BuildError, ExitCode, InstallError, PullError, SandboxError};
 use crate::eval::sandbox::{
     Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, remove_skills_script,
 };
@@ -168,8 +169,8 @@ impl std::fmt::Debug for DockerSandbox {
     }
 }
 
-fn sandbox_err(what: &str, e: impl std::fmt::Display) -> EvalError {
-    EvalError::Sandbox(format!("{what}: {e}"))
+fn docker_err(action: &'static str) -> impl FnOnce(bollard::errors::Error) -> EvalError {
+    move |error| SandboxError::Docker { action, error }.into()
 }
 
 impl DockerSandbox {
@@ -180,19 +181,15 @@ impl DockerSandbox {
             .worker_threads(2)
             .enable_all()
             .build()
-            .map_err(|e| sandbox_err("starting the async runtime", e))?;
+            .map_err(SandboxError::Runtime)?;
         let docker = runtime.block_on(async {
-            let docker = Docker::connect_with_defaults()
-                .map_err(|e| sandbox_err("the Docker daemon is unreachable", e))?;
+            let docker = Docker::connect_with_defaults().map_err(SandboxError::Unreachable)?;
             let docker = docker
                 .negotiate_version()
                 .await
-                .map_err(|e| sandbox_err("the Docker daemon is unreachable", e))?;
-            docker
-                .ping()
-                .await
-                .map_err(|e| sandbox_err("the Docker daemon is unreachable", e))?;
-            Ok::<_, EvalError>(docker)
+                .map_err(SandboxError::Unreachable)?;
+            docker.ping().await.map_err(SandboxError::Unreachable)?;
+            Ok::<_, SandboxError>(docker)
         })?;
         let sandbox = Self {
             docker,
@@ -319,16 +316,22 @@ impl DockerSandbox {
                         .build(),
                 ))
                 .await
-                .map_err(|e| sandbox_err("listing containers", e))?;
+                .map_err(docker_err("listing containers"))?;
             Ok(list.into_iter().filter_map(|c| c.id).collect())
         })
     }
 
     async fn resolve_image(&self, task: &Task) -> Result<TaskImage, EvalError> {
         let base = self.base_image(task).await?;
-        let inspect = self.docker.inspect_image(&base).await.map_err(|e| {
-            EvalError::Sandbox(format!("task {}: image `{base}` is missing ({e})", task.id))
-        })?;
+        let inspect =
+            self.docker
+                .inspect_image(&base)
+                .await
+                .map_err(|error| SandboxError::ImageMissing {
+                    task: task.id.clone(),
+                    image: base.clone(),
+                    error,
+                })?;
         let workdir = task.settings.workdir.clone().unwrap_or_else(|| {
             inspect
                 .config
@@ -367,10 +370,12 @@ impl DockerSandbox {
                         );
                         self.build(task, &dir).await
                     }
-                    (Err(e), None) => Err(EvalError::Sandbox(format!(
-                        "task {}: image `{image}` is missing and cannot be pulled: {e}",
-                        task.id
-                    ))),
+                    (Err(error), None) => Err(SandboxError::Pull {
+                        task: task.id.clone(),
+                        image,
+                        error,
+                    }
+                    .into()),
                 }
             }
             (None, Some(dir)) => self.build(task, &dir).await,
@@ -383,7 +388,7 @@ impl DockerSandbox {
 
     /// Pulls an image, printing its progress on standard error (one line per layer event
     /// that changes its status, so a log stays readable).
-    async fn pull(&self, image: &str) -> Result<(), String> {
+    async fn pull(&self, image: &str) -> Result<(), PullError> {
         let (name, tag) = split_reference(image);
         let options = bollard::query_parameters::CreateImageOptionsBuilder::default()
             .from_image(name)
@@ -393,9 +398,9 @@ impl DockerSandbox {
         let mut last: HashMap<String, String> = HashMap::new();
         eprintln!("pulling {image}");
         while let Some(step) = stream.next().await {
-            let info = step.map_err(|e| e.to_string())?;
+            let info = step.map_err(PullError::Docker)?;
             if let Some(error) = info.error_detail.and_then(|d| d.message) {
-                return Err(error);
+                return Err(PullError::Registry(error));
             }
             let (Some(id), Some(status)) = (info.id, info.status) else {
                 continue;
@@ -417,11 +422,12 @@ impl DockerSandbox {
         if self.docker.inspect_image(&tag).await.is_ok() {
             return Ok(tag);
         }
-        let failed = |e: String| {
-            EvalError::Sandbox(format!(
-                "task {}: building environment/Dockerfile failed: {e}",
-                task.id
-            ))
+        let failed = |error: BuildError| -> EvalError {
+            SandboxError::Build {
+                task: task.id.clone(),
+                error,
+            }
+            .into()
         };
         if let Some(built) = buildkit_build(dir, &tag) {
             return built.map(|()| tag).map_err(failed);
@@ -439,7 +445,7 @@ impl DockerSandbox {
             self.docker
                 .build_image(options, None, Some(bollard::body_full(tar.into())));
         while let Some(step) = stream.next().await {
-            step.map_err(|e| failed(e.to_string()))?;
+            step.map_err(|e| failed(BuildError::Docker(e)))?;
         }
         Ok(tag)
     }
@@ -456,23 +462,30 @@ impl DockerSandbox {
         if self.docker.inspect_image(&tag).await.is_ok() {
             return Ok(tag);
         }
+        let failed = |error: InstallError| -> EvalError {
+            SandboxError::AgentInstall {
+                image: base.to_owned(),
+                error,
+            }
+            .into()
+        };
         let id = self
             .create(base, None, true)
             .await
-            .map_err(|e| EvalError::Sandbox(format!("agent install: {e}")))?;
+            .map_err(|e| failed(InstallError::Container(e)))?;
         let installed = async {
             let argv = vec!["sh".to_owned(), "-c".to_owned(), install.to_owned()];
             let exec = self
                 .docker
                 .create_exec(&id, exec_options(argv, Vec::new(), None))
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(InstallError::Docker)?;
             let mut log = Vec::new();
             if let StartExecResults::Attached { mut output, .. } = self
                 .docker
                 .start_exec(&exec.id, None)
                 .await
-                .map_err(|e| e.to_string())?
+                .map_err(InstallError::Docker)?
             {
                 while let Some(Ok(chunk)) = output.next().await {
                     log.extend_from_slice(&chunk.into_bytes());
@@ -482,13 +495,14 @@ impl DockerSandbox {
                 .docker
                 .inspect_exec(&exec.id)
                 .await
-                .map_err(|e| e.to_string())?
+                .map_err(InstallError::Docker)?
                 .exit_code;
             if code != Some(0) {
-                return Err(format!(
-                    "`{install}` exited with {code:?}: {}",
-                    crate::eval::sandbox::tail(&log, 2000)
-                ));
+                return Err(InstallError::Exited {
+                    command: install.to_owned(),
+                    code: ExitCode(code),
+                    log: crate::eval::sandbox::tail(&log, 2000),
+                });
             }
             let options = CommitContainerOptionsBuilder::default()
                 .container(&id)
@@ -498,12 +512,12 @@ impl DockerSandbox {
             self.docker
                 .commit_container(options, bollard::models::ContainerConfig::default())
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(InstallError::Docker)?;
             Ok(())
         }
         .await;
         self.remove_container(&id).await;
-        installed.map_err(|e| EvalError::Sandbox(format!("agent install in {base}: {e}")))?;
+        installed.map_err(failed)?;
         Ok(tag)
     }
 
@@ -620,10 +634,7 @@ impl Sandbox for DockerSandbox {
         for task in tasks {
             resolved.insert(task.id.clone(), self.block_on(self.resolve_image(task))?);
         }
-        let mut images = self
-            .images
-            .lock()
-            .map_err(|_| EvalError::Sandbox("image table poisoned".into()))?;
+        let mut images = self.images.lock().map_err(|_| SandboxError::ImageTable)?;
         images.extend(resolved);
         Ok(())
     }
@@ -1112,7 +1123,7 @@ fn buildkit_available() -> bool {
 
 /// Builds with BuildKit through the `docker` CLI; `None` when BuildKit is not available
 /// there (then the engine's classic builder is used).
-fn buildkit_build(dir: &std::path::Path, tag: &str) -> Option<Result<(), String>> {
+fn buildkit_build(dir: &std::path::Path, tag: &str) -> Option<Result<(), BuildError>> {
     if !buildkit_available() {
         return None;
     }
@@ -1126,12 +1137,15 @@ fn buildkit_build(dir: &std::path::Path, tag: &str) -> Option<Result<(), String>
     let out = match command.output() {
         Ok(out) => out,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => return Some(Err(format!("starting `docker build`: {e}"))),
+        Err(e) => return Some(Err(BuildError::Start(e))),
     };
     Some(if out.status.success() {
         Ok(())
     } else {
-        Err(crate::eval::sandbox::tail(&out.stderr, 2000))
+        Err(BuildError::Failed(crate::eval::sandbox::tail(
+            &out.stderr,
+            2000,
+        )))
     })
 }
 

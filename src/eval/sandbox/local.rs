@@ -29,6 +29,7 @@ use nix::unistd::Pid;
 
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
+use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::mounts::{Layout, View};
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::Task;
@@ -67,8 +68,8 @@ impl Sandbox for LocalSandbox {
         // The protocol needs a POSIX shell; nothing else is assumed.
         match Command::new("sh").arg("-c").arg("exit 0").status() {
             Ok(s) if s.success() => {}
-            Ok(s) => return Err(EvalError::Sandbox(format!("`sh -c 'exit 0'` failed: {s}"))),
-            Err(e) => return Err(EvalError::Sandbox(format!("cannot start `sh`: {e}"))),
+            Ok(s) => return Err(SandboxError::ShellFails(s).into()),
+            Err(e) => return Err(SandboxError::NoShell(e).into()),
         }
         let hierarchy = Hierarchy::detect().map_err(cannot_limit)?;
         let probe = Limits {
@@ -185,12 +186,8 @@ pub fn stale_roots(dir: &std::path::Path) -> Vec<PathBuf> {
     stale
 }
 
-fn cannot_limit(e: impl std::fmt::Display) -> EvalError {
-    EvalError::Sandbox(format!(
-        "the local backend applies each task's CPU, memory and pid limits through control \
-         groups and cannot make one: {e}. Run skillgate as root, or (with cgroup v2) under \
-         `systemd-run --user --scope -p Delegate=yes`, or use --backend docker"
-    ))
+fn cannot_limit(e: impl Into<CgroupError>) -> EvalError {
+    SandboxError::NoControlGroup(e.into()).into()
 }
 
 /// Starts `sh -c 'exit 0'` in a mount namespace without a network, as commands will be.
@@ -202,14 +199,8 @@ fn probe_network_isolation() -> Result<(), EvalError> {
     unsafe { command.pre_exec(move || enter(&[], flags, true, None)) };
     match command.status() {
         Ok(s) if s.success() => Ok(()),
-        Ok(s) => Err(EvalError::Sandbox(format!(
-            "a command without network failed to start: {s}"
-        ))),
-        Err(e) => Err(EvalError::Sandbox(format!(
-            "the local backend runs each command in mount and network namespaces of its own \
-             and cannot make them ({e}): allow user namespaces (sysctl \
-             kernel.unprivileged_userns_clone=1), run skillgate as root, or use --backend docker"
-        ))),
+        Ok(s) => Err(SandboxError::IsolatedCommandFails(s).into()),
+        Err(e) => Err(SandboxError::NoNamespaces(e).into()),
     }
 }
 
@@ -291,7 +282,7 @@ extern "C" fn on_interrupt(_signal: libc::c_int) {
 /// Ctrl-C and SIGTERM set [`INTERRUPTED`]: running commands are killed and their groups and
 /// temporary roots removed before the run returns as interrupted. A second Ctrl-C exits.
 fn catch_interrupts() -> Result<(), EvalError> {
-    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    static INSTALLED: OnceLock<Result<(), (Signal, nix::errno::Errno)>> = OnceLock::new();
     INSTALLED
         .get_or_init(|| {
             let action = SigAction::new(
@@ -301,13 +292,11 @@ fn catch_interrupts() -> Result<(), EvalError> {
             );
             for signal in [Signal::SIGINT, Signal::SIGTERM] {
                 // SAFETY: the handler only touches an atomic and calls `_exit`.
-                unsafe { sigaction(signal, &action) }
-                    .map_err(|e| format!("installing the {signal} handler: {e}"))?;
+                unsafe { sigaction(signal, &action) }.map_err(|e| (signal, e))?;
             }
             Ok(())
         })
-        .clone()
-        .map_err(EvalError::Sandbox)
+        .map_err(|(signal, error)| SandboxError::SignalHandler { signal, error }.into())
 }
 
 /// The cell's `[environment] storage`: a tmpfs of that size mounted on the cell's root, so

@@ -6,6 +6,7 @@
 
 pub mod cgroup;
 pub mod docker;
+pub mod error;
 pub mod local;
 pub mod mounts;
 
@@ -14,6 +15,7 @@ use std::time::Duration;
 
 use crate::eval::EvalError;
 use crate::eval::task::Task;
+pub use error::SandboxError;
 
 /// Where the cell's own files (instruction, usage, feedback, agent program) live.
 pub const CONTROL_DIR: &str = "/skillgate";

@@ -70,7 +70,7 @@ pub fn compare(ecosystem: Ecosystem, a: &str, b: &str) -> Option<Ordering> {
             );
             Some(a.cmp(&b))
         }
-        Ecosystem::Actions | Ecosystem::Docker => Some(dotted(a)?.cmp(&dotted(b)?)),
+        Ecosystem::Actions | Ecosystem::Docker => Some(tag_order(a)?.cmp(&tag_order(b)?)),
     }
 }
 
@@ -288,14 +288,10 @@ fn go_version(text: &str) -> Option<semver::Version> {
     semver::Version::parse(&padded).ok()
 }
 
-/// The leading dotted numbers of a ref or tag: `v4.1` -> `[4, 1]`, `3.12-slim` -> `[3, 12]`.
-fn dotted(text: &str) -> Option<Vec<u64>> {
-    let text = text.trim().trim_start_matches('v');
-    let end = text
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(text.len());
-    let numbers: Option<Vec<u64>> = text[..end].split('.').map(|n| n.parse().ok()).collect();
-    numbers.filter(|n| !n.is_empty())
+/// A ref or tag as the key it orders by: the components of its [`Release::leading`] as
+/// written, so `v4` orders before `v4.0` (a tag names a series, not a zero-padded release).
+fn tag_order(text: &str) -> Option<Vec<u64>> {
+    Release::leading(text).map(|release| release.parts)
 }
 
 /// A question about the versions a constraint admits.
@@ -343,7 +339,7 @@ fn with_ranges(
         Ecosystem::Actions | Ecosystem::Docker => Some(ask(
             &prefix_ranges(constraint)?,
             question,
-            &dotted(version)?,
+            &tag_order(version)?,
         )),
         Ecosystem::Pypi | Ecosystem::Runtime | Ecosystem::Kubernetes => Some(ask(
             &pep440::parse_ranges(constraint)?,
@@ -366,7 +362,7 @@ fn go_ranges(constraint: &str) -> Option<Ranges<semver::Version>> {
 
 /// A ref or tag admits the versions it prefixes: `v4` admits `4.x.y`, `3.12` admits `3.12.x`.
 fn prefix_ranges(constraint: &str) -> Option<Ranges<Vec<u64>>> {
-    let lower = dotted(constraint)?;
+    let lower = tag_order(constraint)?;
     let mut upper = lower.clone();
     if let Some(last) = upper.last_mut() {
         *last += 1;

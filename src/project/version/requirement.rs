@@ -59,6 +59,17 @@ impl Release {
             .map(|parts| Self { parts })
     }
 
+    /// The release a ref or tag starts with: `v4.1` -> `4.1`, `3.12-slim` -> `3.12`,
+    /// `20240101123456` -> itself; `None` when it does not start with a number.
+    pub fn leading(text: &str) -> Option<Self> {
+        let text = text.trim().trim_start_matches('v');
+        let end = text
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(text.len());
+        let parts: Option<Vec<u64>> = text[..end].split('.').map(|n| n.parse().ok()).collect();
+        parts.filter(|p| !p.is_empty()).map(|parts| Self { parts })
+    }
+
     fn component(&self, index: usize) -> u64 {
         self.parts.get(index).copied().unwrap_or(0)
     }

@@ -114,6 +114,33 @@ fn actions_refs_and_docker_tags() {
     assert_eq!(compare(Docker, "3.9", "3.12"), Some(Ordering::Less));
 }
 
+/// Refs and tags order by the release they start with, component by component as written:
+/// a suffix does not count, a shorter tag orders before a longer one it prefixes, and long
+/// date tags are numbers too. Anything else is unknown.
+#[test]
+fn tags_order_by_their_leading_release() {
+    assert_eq!(compare(Docker, "3.12-slim", "3.12"), Some(Ordering::Equal));
+    assert_eq!(
+        compare(Docker, "3.12-slim", "3.11.9"),
+        Some(Ordering::Greater)
+    );
+    assert_eq!(
+        compare(Docker, "1.25-alpine3.20", "1.25.4"),
+        Some(Ordering::Less)
+    );
+    assert_eq!(compare(Actions, "v4", "v4.0"), Some(Ordering::Less));
+    assert_eq!(
+        compare(Docker, "20240101123456", "20240101123455"),
+        Some(Ordering::Greater)
+    );
+    assert_eq!(satisfies(Docker, "3.12-slim", "3.13"), Some(false));
+    assert_eq!(satisfies(Actions, "v4", "v4"), Some(true));
+    assert_eq!(satisfies(Actions, "v4.1", "v4.10"), Some(false));
+    for unknown in ["latest", "V4", "2.x", "3.12.", "v", ""] {
+        assert_eq!(compare(Actions, unknown, "4"), None, "{unknown:?}");
+    }
+}
+
 #[test]
 fn runtimes_map_to_ecosystems() {
     assert_eq!(runtime_ecosystem("python"), Some(Pypi));

@@ -205,5 +205,26 @@ mod tests {
         assert_eq!(floor("<3"), None);
         assert_eq!(floor("1 || 2"), None);
         assert_eq!(floor("latest"), None);
+        assert_eq!(floor("V1.9").as_deref(), Some("1.9"));
+        assert_eq!(floor("=1.2.3").as_deref(), Some("1.2.3"));
+        assert_eq!(floor("~> 2.1").as_deref(), None);
+    }
+
+    /// Wildcards, tag suffixes and an operator apart from its version are not plain lower
+    /// bounds: no floor, so no SG402 finding rests on a guess.
+    #[test]
+    fn floor_refuses_what_is_not_a_plain_release() {
+        for constraint in [
+            "2.x",
+            "^2.x",
+            "2.*",
+            "3.12-slim",
+            ">= 3.12",
+            "1.2.3.4.5",
+            "*",
+        ] {
+            assert_eq!(floor(constraint), None, "{constraint:?}");
+        }
+        assert_eq!(floor("1.2.3.4").as_deref(), Some("1.2.3.4"));
     }
 }
