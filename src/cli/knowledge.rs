@@ -59,7 +59,6 @@ enum ListFormat {
 const CHECKS: Checks<'static> = Checks {
     fires: &snippet_fires,
     base: None,
-    lenient: &[],
 };
 
 /// Runs `skillgate knowledge`.

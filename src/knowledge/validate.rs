@@ -84,15 +84,12 @@ pub struct Checks<'a> {
     /// Knowledge the validated pack builds on (the embedded files, for a user's pack): its
     /// aliases count as known and its ids as taken.
     pub base: Option<&'a Knowledge>,
-    /// API files, by path, whose entries may still lack `evidence` and `passes`.
-    pub lenient: &'a [&'a str],
 }
 
 impl fmt::Debug for Checks<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Checks")
             .field("base", &self.base.map(|base| base.apis.len()))
-            .field("lenient", &self.lenient)
             .finish_non_exhaustive()
     }
 }
@@ -122,7 +119,6 @@ pub fn validate(knowledge: &Knowledge, checks: &Checks<'_>) -> Vec<Violation> {
     let mut ids = HashSet::new();
     for file in &knowledge.apis {
         validate_file(file, &known_aliases, &mut found);
-        let strict = !checks.lenient.contains(&file.path.as_str());
         for change in &file.changes {
             let mut report = |problem: String| {
                 found.push(Violation {
@@ -140,7 +136,7 @@ pub fn validate(knowledge: &Knowledge, checks: &Checks<'_>) -> Vec<Violation> {
             for problem in change_problems(file, change) {
                 report(problem);
             }
-            for problem in snippet_problems(file, change, checks.fires, strict) {
+            for problem in snippet_problems(file, change, checks.fires) {
                 report(problem);
             }
         }
@@ -150,15 +146,10 @@ pub fn validate(knowledge: &Knowledge, checks: &Checks<'_>) -> Vec<Violation> {
 
 /// Problems of an entry's `evidence`, `example` and `passes`: the quote is there and one
 /// sentence, the example fires through the real matcher, and `passes` does not.
-fn snippet_problems(
-    file: &ApiFile,
-    change: &ApiChange,
-    fires: Fires<'_>,
-    strict: bool,
-) -> Vec<String> {
+fn snippet_problems(file: &ApiFile, change: &ApiChange, fires: Fires<'_>) -> Vec<String> {
     let mut problems = Vec::new();
     match change.evidence.as_deref() {
-        None if strict => problems.push(
+        None => problems.push(
             "evidence is missing: quote the changelog or migration-guide sentence".to_owned(),
         ),
         Some(evidence) if !one_sentence(evidence) => {
@@ -177,7 +168,7 @@ fn snippet_problems(
         }
     }
     match change.passes.as_deref() {
-        None if strict => problems.push(
+        None => problems.push(
             "passes is missing: add a snippet with the replacement that must not fire".to_owned(),
         ),
         Some(passes) if passes.trim().is_empty() => {

@@ -43,32 +43,15 @@ fn embedded_list_matches_rules_directory() {
     assert!(stale.is_empty(), "remove from RULE_FILES: {stale:?}");
 }
 
-/// API files whose entries are still being re-verified against the releases that shipped
-/// them and may lack `evidence` and `passes` until then. Temporary: every other file is held
-/// to the full standard, and once this list is empty it goes and `STRICT` is all there is.
-const NOT_YET_REWORKED: &[&str] = &[
-    // npm files with entries not yet re-verified (see docs/knowledge-changes.md).
-    "apis/npm/angular-core.toml",
-    "apis/npm/eslint.toml",
-    "apis/npm/tailwindcss.toml",
-    "apis/npm/vite.toml",
-    "apis/npm/vue.toml",
-];
-
 /// The validator as users run it, with the real matcher.
 const STRICT: Checks<'static> = Checks {
     fires: &snippet_fires,
     base: None,
-    lenient: &[],
 };
 
 #[test]
 fn every_entry_validates() {
-    let checks = Checks {
-        lenient: NOT_YET_REWORKED,
-        ..STRICT
-    };
-    let violations = validate(knowledge(), &checks);
+    let violations = validate(knowledge(), &STRICT);
     let report: Vec<String> = violations.iter().map(ToString::to_string).collect();
     assert!(
         report.is_empty(),
@@ -76,16 +59,6 @@ fn every_entry_validates() {
         report.len(),
         report.join("\n")
     );
-}
-
-#[test]
-fn files_not_yet_reworked_exist() {
-    for path in NOT_YET_REWORKED {
-        assert!(
-            RULE_FILES.iter().any(|file| file.path == *path),
-            "{path} is gone; drop it from NOT_YET_REWORKED"
-        );
-    }
 }
 
 #[test]
@@ -356,16 +329,6 @@ passes = "import { center } from 'left-pad';"
                 && v.problem == "example does not mention `left-pad`"),
         "{violations:#?}"
     );
-
-    // The temporary per-file leniency waives only the two missing fields.
-    let lenient = Checks {
-        lenient: &["apis/npm/left-pad.toml"],
-        ..STRICT
-    };
-    let parsed = Knowledge::parse_texts(files).expect("parses");
-    let violations = validate(&parsed, &lenient);
-    assert!(!violations.iter().any(|v| v.problem.contains("is missing")));
-    assert!(violations.iter().any(|v| v.problem.contains("pre-release")));
 }
 
 #[test]
