@@ -182,7 +182,6 @@ fn snippet_problems(file: &ApiFile, change: &ApiChange, fires: Fires<'_>) -> Vec
             )),
             Err(error) => problems.push(error),
         },
-        None => {}
     }
     problems
 }
