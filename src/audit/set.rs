@@ -270,33 +270,6 @@ pub fn unknown(selection: &Selection) -> Vec<&str> {
         .collect()
 }
 
-/// Look a set-level rule up by code (`SG701`) or name, case-insensitively.
-pub fn rule(key: &str) -> Option<&'static SetRule> {
-    SET_RULES
-        .iter()
-        .copied()
-        .find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
-}
-
-impl SetRule {
-    /// What `skillgate rule` prints for it.
-    pub fn text(&self) -> String {
-        let indent =
-            |text: &str| -> String { text.lines().map(|l| format!("    {l}\n")).collect() };
-        format!(
-            "{} {} (set, {} by default)\n\n{}.\n\nWhat it checks\n  {}\n\nWhy\n  {}\n\n`skillgate audit` reports it across the skills it checks; see [audit] in skillgate.toml for its limits.\n\nFires on\n{}\nPasses on\n{}",
-            self.code,
-            self.name,
-            self.severity,
-            self.summary,
-            self.what,
-            self.why,
-            indent(self.fires),
-            indent(self.passes)
-        )
-    }
-}
-
 /// Counts of what the set-level rules found.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SetCounts {

@@ -8,8 +8,9 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::audit::set::SET_RULES;
 use crate::config::{Config, ConfigError, FailOn};
+use crate::finding::Severity;
 use crate::lint::baseline::Baseline;
-use crate::lint::{self, RULES, Rule};
+use crate::lint::{self, RULES};
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::{Skill, discover};
@@ -309,15 +310,12 @@ pub fn main() -> ExitCode {
             };
             print(&text).map(|()| ExitCode::SUCCESS)
         }
-        Command::Rule { code } => match lint::rule(&code) {
-            Some(rule) => print(&rule_text(rule)).map(|()| ExitCode::SUCCESS),
-            None => match crate::audit::set::rule(&code) {
-                Some(rule) => print(&rule.text()).map(|()| ExitCode::SUCCESS),
-                None => Err(Error::usage(
-                    format!("no rule {code:?}"),
-                    Some("`skillgate rules` lists them"),
-                )),
-            },
+        Command::Rule { code } => match rule_doc(&code) {
+            Some(rule) => print(&rule_text(&rule)).map(|()| ExitCode::SUCCESS),
+            None => Err(Error::usage(
+                format!("no rule {code:?}"),
+                Some("`skillgate rules` lists them"),
+            )),
         },
         Command::Eval(command) => evaluate::run(*command),
         Command::Tasks {
@@ -514,32 +512,80 @@ fn terminal_width() -> usize {
         .unwrap_or(100)
 }
 
+/// One rule's documentation, for a per-skill rule and a set-level one alike: what
+/// `skillgate rules`, `skillgate rule` and docs/rules.md print.
+struct RuleDoc {
+    code: &'static str,
+    name: &'static str,
+    family: &'static str,
+    severity: Severity,
+    summary: &'static str,
+    what: &'static str,
+    why: &'static str,
+    /// A line after "Why" that only some rules have.
+    note: Option<&'static str>,
+    fires: &'static str,
+    passes: &'static str,
+}
+
+/// Every rule in code order: the per-skill rules, then the set-level ones.
+fn rule_docs() -> impl Iterator<Item = RuleDoc> {
+    let skill = RULES.iter().map(|r| RuleDoc {
+        code: r.code,
+        name: r.name,
+        family: r.family().as_str(),
+        severity: r.severity,
+        summary: r.summary,
+        what: r.what,
+        why: r.why,
+        note: None,
+        fires: r.fires,
+        passes: r.passes,
+    });
+    let set = SET_RULES.iter().map(|r| RuleDoc {
+        code: r.code,
+        name: r.name,
+        family: "set",
+        severity: r.severity,
+        summary: r.summary,
+        what: r.what,
+        why: r.why,
+        note: Some(
+            "`skillgate audit` reports it across the skills it checks; see [audit] in skillgate.toml for its limits.",
+        ),
+        fires: r.fires,
+        passes: r.passes,
+    });
+    skill.chain(set)
+}
+
+/// The documentation of the rule with this code or name.
+fn rule_doc(key: &str) -> Option<RuleDoc> {
+    rule_docs().find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+}
+
 fn rules_table() -> String {
-    let rows = RULES
-        .iter()
-        .map(|r| (r.code, r.severity, r.name, r.summary))
-        .chain(
-            SET_RULES
-                .iter()
-                .map(|r| (r.code, r.severity, r.name, r.summary)),
-        );
-    let mut out = String::new();
-    for (code, severity, name, summary) in rows {
-        out.push_str(&format!(
-            "{code}  {:<7}  {name:<30}  {summary}\n",
-            severity.as_str()
-        ));
-    }
-    out
+    rule_docs()
+        .map(|r| {
+            format!(
+                "{}  {:<7}  {:<30}  {}\n",
+                r.code,
+                r.severity.as_str(),
+                r.name,
+                r.summary
+            )
+        })
+        .collect()
 }
 
 /// The full documentation of one rule, as printed by `skillgate rule`.
-pub fn rule_text(r: &Rule) -> String {
+fn rule_text(r: &RuleDoc) -> String {
+    let note = r.note.map(|n| format!("{n}\n\n")).unwrap_or_default();
     format!(
-        "{code} {name} ({family}, {severity} by default)\n\n{summary}.\n\nWhat it checks\n  {what}\n\nWhy\n  {why}\n\nFires on\n{fires}\nPasses on\n{passes}",
+        "{code} {name} ({family}, {severity} by default)\n\n{summary}.\n\nWhat it checks\n  {what}\n\nWhy\n  {why}\n\n{note}Fires on\n{fires}\nPasses on\n{passes}",
         code = r.code,
         name = r.name,
-        family = r.family().as_str(),
+        family = r.family,
         severity = r.severity,
         summary = r.summary,
         what = r.what,
@@ -558,36 +604,27 @@ pub fn rules_markdown() -> String {
          beside the skill folder.\n\n",
     );
     out.push_str("| Code | Name | Severity | Summary |\n|---|---|---|---|\n");
-    let rows = RULES
-        .iter()
-        .map(|r| (r.code, r.name, r.severity, r.summary))
-        .chain(
-            SET_RULES
-                .iter()
-                .map(|r| (r.code, r.name, r.severity, r.summary)),
-        );
-    for (code, name, severity, summary) in rows {
+    for r in rule_docs() {
         out.push_str(&format!(
-            "| [{code}](#{}) | `{name}` | {severity} | {summary} |\n",
-            code.to_lowercase(),
+            "| [{code}](#{anchor}) | `{name}` | {severity} | {summary} |\n",
+            code = r.code,
+            anchor = r.code.to_lowercase(),
+            name = r.name,
+            severity = r.severity,
+            summary = r.summary,
         ));
     }
-    let sections = RULES
-        .iter()
-        .map(|r| {
-            let family = r.family().as_str();
-            (
-                r.code, r.name, family, r.severity, r.what, r.why, r.fires, r.passes,
-            )
-        })
-        .chain(SET_RULES.iter().map(|r| {
-            (
-                r.code, r.name, "set", r.severity, r.what, r.why, r.fires, r.passes,
-            )
-        }));
-    for (code, name, family, severity, what, why, fires, passes) in sections {
+    for r in rule_docs() {
         out.push_str(&format!(
             "\n## {code}\n\n`{name}` · {family} · {severity} by default\n\n**What it checks.** {what}\n\n**Why.** {why}\n\n**Fires on:**\n\n````markdown\n{fires}````\n\n**Passes on:**\n\n````markdown\n{passes}````\n",
+            code = r.code,
+            name = r.name,
+            family = r.family,
+            severity = r.severity,
+            what = r.what,
+            why = r.why,
+            fires = r.fires,
+            passes = r.passes,
         ));
     }
     out

@@ -132,18 +132,14 @@ fn set_level_findings_name_the_first_copy() {
     let (_, out, _) = run_in(dir.path(), &["audit", "pack", "--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     let codes_of = |path: &str| -> Vec<String> {
-        doc["skills"]
-            .as_array()
-            .expect("rows")
-            .iter()
-            .find(|r| r["path"] == path)
-            .expect("row")["findings"]
-            .as_array()
-            .expect("findings")
-            .iter()
-            .filter_map(|f| f["code"].as_str().filter(|c| c.starts_with("SG7")))
-            .map(str::to_owned)
-            .collect()
+        row_set_codes(
+            doc["skills"]
+                .as_array()
+                .expect("rows")
+                .iter()
+                .find(|r| r["path"] == path)
+                .expect("row"),
+        )
     };
     // Path order: `.agents` before `.claude`, so the `.claude` copy is the later one.
     assert_eq!(
@@ -157,6 +153,17 @@ fn set_level_findings_name_the_first_copy() {
     assert_eq!(doc["summary"]["unreadable"], 1);
 }
 
+/// The set-level (SG7xx) codes of one row of an audit's JSON output.
+fn row_set_codes(row: &serde_json::Value) -> Vec<String> {
+    row["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["code"].as_str().filter(|c| c.starts_with("SG7")))
+        .map(str::to_owned)
+        .collect()
+}
+
 /// The set-level codes of every row of an audit's JSON output, row by row.
 fn set_codes(out: &str) -> Vec<Vec<String>> {
     let doc: serde_json::Value = serde_json::from_str(out).expect("JSON");
@@ -164,15 +171,7 @@ fn set_codes(out: &str) -> Vec<Vec<String>> {
         .as_array()
         .expect("rows")
         .iter()
-        .map(|row| {
-            row["findings"]
-                .as_array()
-                .expect("findings")
-                .iter()
-                .filter_map(|f| f["code"].as_str().filter(|c| c.starts_with("SG7")))
-                .map(str::to_owned)
-                .collect()
-        })
+        .map(row_set_codes)
         .collect()
 }
 
