@@ -264,13 +264,6 @@ pub struct Strictest {
     pub clients: Vec<&'static Client>,
 }
 
-impl Strictest {
-    /// The clients as prose: "Codex and Cursor".
-    pub fn names(&self) -> String {
-        names(&self.clients)
-    }
-}
-
 /// The strictest of `targets` by `limit` (every client when `targets` is empty).
 pub fn strictest(targets: &[Target], limit: fn(&Client) -> usize) -> Strictest {
     let targets = if targets.is_empty() {

@@ -101,7 +101,10 @@ impl Diagnostic for Error {
             Error::Merge(_) => "skillgate::merge",
             Error::Fix { .. } => "skillgate::fix",
             Error::Output(_) => "skillgate::output",
-            _ => "skillgate::usage",
+            Error::Knowledge(_) => "skillgate::knowledge",
+            Error::Usage { .. } => "skillgate::usage",
+            // The layers with a diagnostic of their own answered above.
+            Error::Config(_) | Error::Skill(_) | Error::Mine(_) => "skillgate::usage",
         }))
     }
 

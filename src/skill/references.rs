@@ -155,13 +155,11 @@ pub fn unexpanded(path: &str, placeholders: &[&str]) -> Option<&'static str> {
         .find(|p| path.starts_with(p) && !placeholders.contains(p))
 }
 
-/// Strip one of `placeholders` that stands for the skill folder; `None` when there is none.
-pub fn strip_placeholder<'a>(
-    skill: &Skill,
-    placeholders: &[&str],
-    path: &'a str,
-) -> Option<&'a str> {
-    let (placeholder, rest) = placeholders
+/// Strip a known placeholder that stands for the skill folder; `None` when there is none.
+/// Every known form resolves, so that a file behind one the targets do not expand is still
+/// found; [`unexpanded`] says which are not the targets'.
+pub fn strip_placeholder<'a>(skill: &Skill, path: &'a str) -> Option<&'a str> {
+    let (placeholder, rest) = KNOWN_PLACEHOLDERS
         .iter()
         .find_map(|p| path.strip_prefix(p).map(|rest| (*p, rest)))?;
     let rest = rest.trim_start_matches('/');
@@ -181,7 +179,7 @@ pub fn strip_placeholder<'a>(
 /// Paths are tried from the document's folder, then from the skill folder (authors write
 /// both).
 pub fn resolve(skill: &Skill, dir: &str, written: &str) -> Target {
-    let (path, anchored) = match strip_placeholder(skill, KNOWN_PLACEHOLDERS, written) {
+    let (path, anchored) = match strip_placeholder(skill, written) {
         Some(rest) => (rest, true),
         None => (written, false),
     };
@@ -336,7 +334,7 @@ fn collect(
         if dest.is_empty() || dest.starts_with('#') {
             continue;
         }
-        let placeholder = strip_placeholder(skill, KNOWN_PLACEHOLDERS, dest).is_some();
+        let placeholder = strip_placeholder(skill, dest).is_some();
         if !placeholder && (dest.starts_with('/') || SCHEME.is_match(dest)) {
             continue;
         }

@@ -473,6 +473,7 @@ fn configured_packs_join_the_built_in_knowledge_for_check_and_audit() {
     let (code, _, err) = run_in(broken.path(), &["check", "skills/pad", "--repo", "."]);
     assert_eq!(code, 2);
     assert!(err.contains("skillgate knowledge check"), "{err}");
+    assert!(err.contains("skillgate::knowledge"), "{err}");
 }
 
 /// Marks around the generated coverage section of docs/knowledge.md.

@@ -11,7 +11,7 @@ use crate::lint::Context;
 use crate::lint::Rule;
 use crate::skill::references::{Form, Target, docs, strip_placeholder};
 use crate::skill::{Skill, SkillFile};
-use crate::targets::{self, KNOWN_PLACEHOLDERS};
+use crate::targets;
 
 /// Whether the last segment of `rel` has a file extension.
 fn has_extension(rel: &str) -> bool {
@@ -124,8 +124,7 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
             if !matches!(m.target, Target::Missing(_)) && m.unexpanded.is_none() {
                 continue;
             }
-            let written =
-                strip_placeholder(cx.skill, KNOWN_PLACEHOLDERS, &m.written).unwrap_or(&m.written);
+            let written = strip_placeholder(cx.skill, &m.written).unwrap_or(&m.written);
             let bundled = BUNDLED
                 .iter()
                 .any(|b| written.trim_start_matches("./").starts_with(b))
