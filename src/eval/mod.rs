@@ -334,11 +334,6 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     if let Some(line) = storage_not_enforced_line(sandbox.as_ref(), &plan.tasks) {
         eprintln!("{line}");
     }
-    for task in &plan.tasks {
-        for note in sandbox.notes(task) {
-            eprintln!("note: task {}: {note}", task.id);
-        }
-    }
     runner::run(
         &plan,
         sandbox.as_ref(),
@@ -471,9 +466,6 @@ pub fn check_tasks(
         });
     }
     sandbox.prepare(&tasks)?;
-    if let Some(line) = storage_not_enforced_line(sandbox, &tasks) {
-        eprintln!("{line}");
-    }
     let bases = base::Bases::load(repo_dir, &tasks)?;
     for task in &tasks {
         let mut problems = task.problems(skill);
@@ -506,7 +498,7 @@ pub fn check_tasks(
         out.push(TaskCheck {
             task: task.id.clone(),
             problems,
-            notes: sandbox.notes(task),
+            notes: sandbox.storage_not_enforced(task).into_iter().collect(),
             discrimination,
         });
     }

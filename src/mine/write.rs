@@ -223,12 +223,7 @@ fn split_test_items(
     let rust: Vec<&str> = sources
         .iter()
         .filter(|(p, c)| c.is_some() && p.ends_with(".rs"))
-        .filter(|(p, _)| {
-            commit
-                .files
-                .iter()
-                .any(|f| &f.path == p && f.kind == FileKind::Source)
-        })
+        .filter(|(p, _)| is_source(commit, p))
         .map(|(p, _)| p.as_str())
         .collect();
     let at_base = if base.is_empty() {
@@ -290,13 +285,17 @@ fn split_test_items(
 /// Whether the oracle changes a source file other than a Rust one (whose source part
 /// `split_test_items` judges).
 fn changes_source(commit: &Commit, sources: &[FileAt]) -> bool {
-    sources.iter().any(|(p, c)| {
-        (!p.ends_with(".rs") || c.is_none())
-            && commit
-                .files
-                .iter()
-                .any(|f| &f.path == p && f.kind == FileKind::Source)
-    })
+    sources
+        .iter()
+        .any(|(p, c)| (!p.ends_with(".rs") || c.is_none()) && is_source(commit, p))
+}
+
+/// Whether `path` is a source file (not a test) that `commit` changes.
+fn is_source(commit: &Commit, path: &str) -> bool {
+    commit
+        .files
+        .iter()
+        .any(|f| f.path == path && f.kind == FileKind::Source)
 }
 
 /// The modes of `paths` that exist at `commit` (`git ls-tree`).

@@ -228,9 +228,9 @@ impl DockerSandbox {
 
     /// Whether the engine can limit a container's disk (`--storage-opt size`), or why not.
     /// Docker honours it on the storage drivers that keep per-container quotas (overlay2 on
-    /// xfs mounted with `pquota`, btrfs, zfs, devicemapper, windowsfilter); a container it
-    /// cannot limit is refused at creation, so on overlay2 over xfs the quota option itself
-    /// is checked when the first container starts.
+    /// xfs mounted with `pquota`, btrfs, zfs, devicemapper, windowsfilter). On overlay2 over
+    /// xfs mounted without `pquota` the engine refuses the container itself, and each cell
+    /// fails with the engine's message.
     pub fn storage_support(&self) -> Result<(), String> {
         self.storage
             .get_or_init(|| {

@@ -64,8 +64,9 @@ pub struct ExecSpec {
     /// The user to run as (name or uid); the sandbox's default user when `None`.
     pub user: Option<String>,
     /// Host files or folders the command names, shown read-only at their own paths where
-    /// the cell's folders would hide them (the local backend's `/tmp`...). A container
-    /// holds only what is uploaded, so the docker backend leaves them out.
+    /// the cell's folders would hide them (the local backend's `/tmp`...). The docker
+    /// backend copies them into the container at the same paths, once per cell, without
+    /// write permission.
     pub host_paths: Vec<PathBuf>,
 }
 
@@ -105,12 +106,6 @@ pub trait Sandbox: Send + Sync {
     /// line), when it does; the cells record it and the report says so.
     fn storage_not_enforced(&self, _task: &Task) -> Option<String> {
         None
-    }
-
-    /// What of `task`'s settings this backend does not enforce (one line each), said
-    /// wherever the task is checked or run.
-    fn notes(&self, _task: &Task) -> Vec<String> {
-        Vec::new()
     }
 
     /// Whether the run was interrupted (Ctrl-C): cells that ended after it are not results.

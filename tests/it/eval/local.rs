@@ -299,7 +299,7 @@ fn host_task_paths() -> Vec<(String, Vec<String>)> {
 #[test]
 fn harbor_tasks_check_touches_no_host_path() {
     let before = host_task_paths();
-    let stderr = scenarios::harbor_tasks_check("local", &fixture("harbor-tasks"), &[], None);
+    let stderr = scenarios::harbor_tasks_check("local", &fixture("harbor-tasks"), &[], None, None);
     assert!(!stderr.contains("storage"), "{stderr}");
     assert_eq!(host_task_paths(), before, "a task wrote on the host");
 }

@@ -570,12 +570,14 @@ pub fn tasks_check(sandbox: &dyn skillgate::eval::sandbox::Sandbox, logs: &Path)
 /// discriminate (reward.json and reward.txt read, bash scripts, absolute paths, env tables),
 /// the multi-step and the broken task are each one problem line, and the others still run.
 /// `low_stock_problem` is the one line refusing `low-stock-json` where the backend cannot
-/// enforce its settings; `flags` are added to the command. Returns its stderr.
+/// enforce its settings, `low_stock_note` the note listed for it where the backend runs it
+/// without enforcing one; `flags` are added to the command. Returns its stderr.
 pub fn harbor_tasks_check(
     backend: &str,
     tasks: &Path,
     flags: &[&str],
     low_stock_problem: Option<&str>,
+    low_stock_note: Option<&str>,
 ) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
         .args(["tasks", "check"])
@@ -592,6 +594,7 @@ pub fn harbor_tasks_check(
         "problem  broken-config: task.toml: unclosed table, expected `]`".to_owned(),
         "ok       count-reward-txt".to_owned(),
     ];
+    expected.extend(low_stock_note.map(|note| format!("note     low-stock-json: {note}")));
     expected.extend([
         match low_stock_problem {
             Some(problem) => format!("problem  low-stock-json: {problem}"),
