@@ -8,7 +8,7 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::{Error, print};
 use crate::config::Config;
-use crate::knowledge::{self, Checks, Pack, check_pack, install_packs, load_pack};
+use crate::knowledge::{self, check_pack, install_packs, load_pack};
 use crate::lint::snippet_fires;
 use crate::render::knowledge::{knowledge_json, knowledge_table};
 
@@ -55,23 +55,12 @@ enum ListFormat {
     Json,
 }
 
-/// The validator as `check`, `audit` and `knowledge check` run it.
-const CHECKS: Checks<'static> = Checks {
-    fires: &snippet_fires,
-    base: None,
-};
-
 /// Runs `skillgate knowledge`.
 pub(crate) fn run(args: &KnowledgeArgs) -> Result<ExitCode, Error> {
     if let Some(KnowledgeCommand::Check { dir }) = &args.command {
         return check(dir);
     }
-    let packs = args
-        .packs
-        .iter()
-        .map(|dir| load_checked(dir))
-        .collect::<Result<Vec<_>, _>>()?;
-    install_packs(packs)?;
+    install_packs(&args.packs, &snippet_fires)?;
     let entries = knowledge::knowledge().select(args.query.as_deref());
     if let (true, Some(query)) = (entries.is_empty(), &args.query) {
         return Err(Error::usage(
@@ -91,7 +80,7 @@ pub(crate) fn run(args: &KnowledgeArgs) -> Result<ExitCode, Error> {
 /// `skillgate knowledge check DIR`: every problem, one per line, with file and line.
 fn check(dir: &Path) -> Result<ExitCode, Error> {
     let pack = load_pack(dir)?;
-    let problems = check_pack(&pack, &CHECKS);
+    let problems = check_pack(&pack, &snippet_fires, &knowledge::built_in());
     let entries = pack.knowledge.changes().count();
     let mut text = String::new();
     for problem in &problems {
@@ -113,28 +102,8 @@ fn check(dir: &Path) -> Result<ExitCode, Error> {
     }
 }
 
-/// Reads a pack and refuses it unless it validates.
-fn load_checked(dir: &Path) -> Result<Pack, Error> {
-    let pack = load_pack(dir)?;
-    let problems = check_pack(&pack, &CHECKS);
-    if problems.is_empty() {
-        Ok(pack)
-    } else {
-        Err(knowledge::PackError::Problems {
-            root: dir.to_owned(),
-            problems,
-        }
-        .into())
-    }
-}
-
 /// Adds the configuration's `knowledge` packs to the built-in knowledge, before any rule
 /// reads it.
 pub(crate) fn install_configured(config: &Config) -> Result<(), Error> {
-    let packs = config
-        .knowledge
-        .iter()
-        .map(|dir| load_checked(dir))
-        .collect::<Result<Vec<_>, _>>()?;
-    install_packs(packs).map_err(Error::from)
+    install_packs(&config.knowledge, &snippet_fires).map_err(Error::from)
 }

@@ -19,7 +19,7 @@ use crate::skill::code::module_under;
 mod pack;
 mod validate;
 
-pub use pack::{Pack, PackError, PackProblem, check_pack, install_packs, load_pack};
+pub use pack::{Pack, PackError, PackProblem, check_pack, install_packs, load_pack, with_packs};
 pub use validate::{Checks, Fires, Violation, example_mentions_pattern, validate};
 
 /// One embedded rule file: its path under `rules/` and its text.

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{Checks, KNOWLEDGE, Knowledge, PACKAGES_FILE, Violation, built_in, validate};
+use super::{Checks, Fires, KNOWLEDGE, Knowledge, PACKAGES_FILE, Violation, built_in, validate};
 
 /// A pack read from disk: its files' texts and what they parse to.
 #[derive(Debug, Clone)]
@@ -150,13 +150,13 @@ pub fn load_pack(dir: &Path) -> Result<Pack, PackError> {
     })
 }
 
-/// Every problem of `pack`, validated on top of the embedded knowledge with `checks`
-/// (whose `base` is replaced by the embedded knowledge).
-pub fn check_pack(pack: &Pack, checks: &Checks<'_>) -> Vec<PackProblem> {
-    let base = built_in();
+/// Every problem of `pack`, validated with the real matcher `fires` on top of `base` (the
+/// embedded knowledge, and the packs before it): their aliases count as known and their
+/// ids as taken.
+pub fn check_pack(pack: &Pack, fires: Fires<'_>, base: &Knowledge) -> Vec<PackProblem> {
     let checks = Checks {
-        base: Some(&base),
-        ..*checks
+        fires,
+        base: Some(base),
     };
     validate(&pack.knowledge, &checks)
         .into_iter()
@@ -196,16 +196,31 @@ fn line_of(text: &str, key: &str, value: &str) -> Option<usize> {
     at(key).or_else(|| at("package")).map(|index| index + 1)
 }
 
-/// Makes the knowledge every rule reads the embedded files plus `packs`, in order. Must run
-/// before anything reads the knowledge; each pack should have passed [`check_pack`].
-pub fn install_packs(packs: Vec<Pack>) -> Result<(), PackError> {
-    if packs.is_empty() {
+/// The embedded knowledge plus the packs in `dirs`, in order, each validated on top of
+/// everything before it, so that no pack claims an id the knowledge already has.
+pub fn with_packs(dirs: &[PathBuf], fires: Fires<'_>) -> Result<Knowledge, PackError> {
+    let mut all = built_in();
+    for dir in dirs {
+        let pack = load_pack(dir)?;
+        let problems = check_pack(&pack, fires, &all);
+        if !problems.is_empty() {
+            return Err(PackError::Problems {
+                root: dir.clone(),
+                problems,
+            });
+        }
+        all.extend(pack.knowledge);
+    }
+    Ok(all)
+}
+
+/// Makes the knowledge every rule reads the embedded files plus the packs in `dirs` (see
+/// [`with_packs`]). Must run before anything reads the knowledge.
+pub fn install_packs(dirs: &[PathBuf], fires: Fires<'_>) -> Result<(), PackError> {
+    if dirs.is_empty() {
         return Ok(());
     }
-    let mut knowledge = built_in();
-    for pack in packs {
-        knowledge.extend(pack.knowledge);
-    }
+    let knowledge = with_packs(dirs, fires)?;
     KNOWLEDGE.set(knowledge).map_err(|_| PackError::InUse)
 }
 

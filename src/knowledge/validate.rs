@@ -131,7 +131,7 @@ pub fn validate(knowledge: &Knowledge, checks: &Checks<'_>) -> Vec<Violation> {
                 report("id is used by another entry".to_owned());
             }
             if taken.contains(change.id.as_str()) {
-                report("id is used by an entry of the built-in knowledge".to_owned());
+                report("id is used by an entry of the knowledge this pack joins".to_owned());
             }
             for problem in change_problems(file, change) {
                 report(problem);

@@ -331,6 +331,20 @@ passes = "import { center } from 'left-pad';"
     );
 }
 
+/// Packs join one after another: a second pack may not claim an id the first one has.
+#[test]
+fn a_pack_may_not_reuse_an_id_of_an_earlier_pack() {
+    let pack = "fixtures/knowledge/good-pack";
+    let (code, out, _) = run(&["knowledge", "--pack", pack, "padkit"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, _, err) = run(&["knowledge", "--pack", pack, "--pack", pack, "padkit"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("id is used by an entry of the knowledge this pack joins"),
+        "{err}"
+    );
+}
+
 #[test]
 fn knowledge_lists_entries_by_ecosystem_package_or_prose_name() {
     let (code, table, _) = run(&["knowledge", "react-dom"]);
@@ -394,7 +408,9 @@ fn knowledge_check_accepts_a_valid_pack_and_lists_every_problem_of_a_bad_one() {
             "{file}:19: [padkit-pad-right] example, read as javascript, does not fire the entry"
         ),
         format!("{file}:19: [padkit-pad-right] passes, read as javascript, fires the entry"),
-        format!("{file}:38: [react-dom-render] id is used by an entry of the built-in knowledge"),
+        format!(
+            "{file}:38: [react-dom-render] id is used by an entry of the knowledge this pack joins"
+        ),
     ] {
         assert!(out.contains(&expected), "no `{expected}` in\n{out}");
     }
