@@ -154,7 +154,13 @@ fn section_role(sections: &[Section], text: &str, offset: usize) -> Option<Role>
         }
         let opening = text
             .get(section.heading.end..section.range.end)
-            .map(|body| body.get(..OPENING).unwrap_or(body))
+            .map(|body| {
+                let end = (0..=OPENING.min(body.len()))
+                    .rev()
+                    .find(|&i| body.is_char_boundary(i))
+                    .unwrap_or(0);
+                &body[..end]
+            })
             .unwrap_or_default();
         if let Some(role) = heading_role(&section.title).or_else(|| section_opening_role(opening)) {
             return Some(role);
@@ -166,3 +172,36 @@ fn section_role(sections: &[Section], text: &str, offset: usize) -> Option<Role>
 
 /// How much of a section's start is read for a gate on the whole section.
 const OPENING: usize = 400;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a section's opening gates it, also when the opening's byte limit falls inside a
+    /// character: a "skip this section" far down the section gates nothing.
+    #[test]
+    fn only_the_opening_of_a_section_gates_it() {
+        let filler = "é".repeat(OPENING);
+        // One of the two paddings puts the opening's byte limit inside an `é`.
+        let (text, doc) = ["", "x"]
+            .iter()
+            .map(|pad| {
+                let text = format!(
+                    "## Setup\n\nUse React 19.{pad}\n\n{filler}\n\nSkip this section if using React 18.\n"
+                );
+                let doc = Document::parse(&text, 0..text.len());
+                (text, doc)
+            })
+            .find(|(text, doc)| {
+                let section = doc.sections.iter().find(|s| s.level == 2).expect("section");
+                !text.is_char_boundary(section.heading.end + OPENING)
+            })
+            .expect("a padding that splits a character");
+        let offset = text.find("React 19").expect("claim");
+        assert_eq!(section_role(&doc.sections, &text, offset), None);
+
+        let gated = format!("## Setup\n\nSkip this section if using React 18.\n\n{filler}\n");
+        let doc = Document::parse(&gated, 0..gated.len());
+        assert_eq!(section_role(&doc.sections, &gated, 20), Some(Role::Gated));
+    }
+}
