@@ -42,22 +42,13 @@ static OTHER_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
-/// Whether a line of the body outside code blocks states a limit in one of the other forms.
+/// Whether a line of the body's prose states a limit in one of the other forms.
 fn states_limits_otherwise(skill: &crate::skill::Skill) -> bool {
-    let text = &skill.source.text;
-    let body = &skill.body;
-    let mut at = body.range.start;
-    for line in text[body.range.clone()].split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        if body.code_blocks.iter().any(|b| b.range.contains(&start)) {
-            continue;
-        }
-        if OTHER_PROHIBITION.is_match(line.trim()) {
-            return true;
-        }
-    }
-    false
+    skill
+        .body
+        .prose_lines
+        .iter()
+        .any(|line| OTHER_PROHIBITION.is_match(skill.source.text[line.clone()].trim()))
 }
 
 static PINNED: LazyLock<Regex> = LazyLock::new(|| {
