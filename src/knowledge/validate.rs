@@ -157,15 +157,22 @@ fn snippet_problems(file: &ApiFile, change: &ApiChange, fires: Fires<'_>) -> Vec
         }
         _ => {}
     }
+    let lang = change.lang.first().map_or("?", String::as_str);
+    // Runs `text` through the matcher; a problem when it does not do what `field` should.
+    let mut expect = |field: &str, text: &str, should_fire: bool| match fires(file, change, text) {
+        Ok(fired) if fired == should_fire => {}
+        Ok(_) => problems.push(format!(
+            "{field}, read as {lang}, {} the entry",
+            if should_fire {
+                "does not fire"
+            } else {
+                "fires"
+            }
+        )),
+        Err(error) => problems.push(error),
+    };
     if example_mentions_pattern(&change.pattern, &change.example).is_ok() {
-        match fires(file, change, &change.example) {
-            Ok(true) => {}
-            Ok(false) => problems.push(format!(
-                "example, read as {}, does not fire the entry",
-                change.lang.first().map_or("?", String::as_str)
-            )),
-            Err(error) => problems.push(error),
-        }
+        expect("example", &change.example, true);
     }
     match change.passes.as_deref() {
         None => problems.push(
@@ -174,14 +181,7 @@ fn snippet_problems(file: &ApiFile, change: &ApiChange, fires: Fires<'_>) -> Vec
         Some(passes) if passes.trim().is_empty() => {
             problems.push("passes must be non-empty".to_owned());
         }
-        Some(passes) => match fires(file, change, passes) {
-            Ok(false) => {}
-            Ok(true) => problems.push(format!(
-                "passes, read as {}, fires the entry",
-                change.lang.first().map_or("?", String::as_str)
-            )),
-            Err(error) => problems.push(error),
-        },
+        Some(passes) => expect("passes", passes, false),
     }
     problems
 }
