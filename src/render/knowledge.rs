@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::verdict_text::fixed_width;
 use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Knowledge};
 
 /// Version of the listing's JSON shape.
@@ -58,11 +59,11 @@ pub fn knowledge_json(entries: &[(&ApiFile, &ApiChange)]) -> String {
 
 /// The entries as an aligned table: id, kind, since, package, replacement and source.
 pub fn knowledge_table(entries: &[(&ApiFile, &ApiChange)]) -> String {
-    let header = ["ID", "KIND", "SINCE", "PACKAGE", "REPLACEMENT", "SOURCE"].map(String::from);
-    let rows: Vec<[String; 6]> = entries
+    let headers = ["ID", "KIND", "SINCE", "PACKAGE", "REPLACEMENT", "SOURCE"];
+    let rows: Vec<Vec<String>> = entries
         .iter()
         .map(|(file, change)| {
-            [
+            vec![
                 change.id.clone(),
                 change.kind.to_string(),
                 change.since.clone().unwrap_or_else(|| "-".to_owned()),
@@ -72,25 +73,7 @@ pub fn knowledge_table(entries: &[(&ApiFile, &ApiChange)]) -> String {
             ]
         })
         .collect();
-    let mut widths = header.clone().map(|cell| cell.chars().count());
-    for row in &rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    for row in std::iter::once(&header).chain(&rows) {
-        let mut line = String::new();
-        for (index, (cell, width)) in row.iter().zip(widths).enumerate() {
-            if index + 1 == row.len() {
-                line.push_str(cell);
-            } else {
-                let _ = write!(line, "{cell:<width$}  ");
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
+    let mut out = fixed_width(&headers, &rows, headers.len());
     let _ = writeln!(out, "{} entries", rows.len());
     out
 }

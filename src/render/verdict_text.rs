@@ -335,7 +335,7 @@ pub(crate) fn basis_word(basis: Basis) -> &'static str {
 
 /// Columns padded to their widest cell (counted in characters); the first `text_columns`
 /// columns are left aligned, the others right aligned like numbers.
-fn fixed_width(headers: &[&str], rows: &[Vec<String>], text_columns: usize) -> String {
+pub(crate) fn fixed_width(headers: &[&str], rows: &[Vec<String>], text_columns: usize) -> String {
     let widths: Vec<usize> = (0..headers.len())
         .map(|col| {
             rows.iter()
