@@ -60,10 +60,9 @@ fn version_conflict(cx: &Context<'_>, out: &mut Emitter) {
         }
     }
     for (claim, more) in groups {
-        let Some(used) = conflicting_version(project, claim) else {
+        let Some((used, resolved)) = conflicting_version(project, claim) else {
             continue;
         };
-        let (used, resolved) = used;
         let verb = if resolved { "resolves" } else { "requires" };
         let package = &claim.subject.package;
         let finding = out
