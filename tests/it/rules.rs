@@ -7,7 +7,9 @@ use skillgate::lint::example::Example;
 use skillgate::lint::{self, RULES, Selection};
 use skillgate::skill::Skill;
 
-fn findings_of(code: &str, example_text: &str) -> Vec<String> {
+/// An example written to a temporary folder: the folder (kept alive), the example, the path
+/// it names as its root, and its skillgate.toml (or the default configuration).
+fn written(example_text: &str) -> (tempfile::TempDir, Example, std::path::PathBuf, Config) {
     let example = Example::parse(example_text);
     let dir = tempfile::tempdir().expect("temp dir");
     let root = example.write_to(dir.path()).expect("example written");
@@ -17,6 +19,11 @@ fn findings_of(code: &str, example_text: &str) -> Vec<String> {
         }
         None => Config::default(),
     };
+    (dir, example, root, config)
+}
+
+fn findings_of(code: &str, example_text: &str) -> Vec<String> {
+    let (dir, example, root, config) = written(example_text);
     let skill = Skill::load(&root).unwrap_or_else(|e| panic!("{code}: example does not load: {e}"));
     let mut settings = config.lint();
     settings.selection = Selection {
@@ -74,15 +81,7 @@ fn docs_rules_md_is_generated_from_the_registry() {
 fn set_findings_of(code: &str, example_text: &str) -> Vec<String> {
     use skillgate::audit::{self, Audit, AuditSettings, Checker};
 
-    let example = Example::parse(example_text);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = example.write_to(dir.path()).expect("example written");
-    let config = match example.config() {
-        Some(text) => {
-            Config::parse(text, "skillgate.toml".as_ref()).expect("example config is valid")
-        }
-        None => Config::default(),
-    };
+    let (_dir, _, root, config) = written(example_text);
     let mut settings = config.lint();
     settings.selection = Selection {
         select: vec![code.to_owned()],
