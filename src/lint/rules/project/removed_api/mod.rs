@@ -81,25 +81,8 @@ pub fn snippet_fires(file: &ApiFile, change: &ApiChange, text: &str) -> Result<b
     }))
 }
 
-/// The lowest version a constraint admits, when it is a plain lower bound (`^19.0.0`,
-/// `>=2.0,<3`, `~=1.4`, `v1.9.1`); a change since `X` applies to every admitted version
-/// exactly when this floor is at or above `X`.
-fn floor(constraint: &str) -> Option<String> {
-    let text = constraint.trim();
-    if text.contains("||") || text.contains(" - ") {
-        return None;
-    }
-    let first = text.split([',', ' ']).find(|s| !s.is_empty())?;
-    let bare = ["^", "~=", "~>", "~", ">=", "==", "="]
-        .iter()
-        .find_map(|op| first.strip_prefix(op))
-        .unwrap_or(first)
-        .trim();
-    Release::parse(bare).map(|_| bare.trim_start_matches(['v', 'V']).to_owned())
-}
-
 /// The project's version of a knowledge package, and where it comes from: a lockfile
-/// version, the floor of a constraint, or a runtime's range floor or pin.
+/// version, the floor of a constraint ([`version::floor`]), or a runtime's range floor or pin.
 fn knowledge_version<'p>(
     project: &'p Project,
     ecosystem: Ecosystem,
@@ -109,7 +92,7 @@ fn knowledge_version<'p>(
         let runtime = runtime_of(project, package)?;
         let value = &runtime.version;
         return match runtime.kind {
-            RuntimeKind::Range => floor(&value.value).map(|v| (v, value)),
+            RuntimeKind::Range => version::floor(ecosystem, &value.value).map(|v| (v, value)),
             RuntimeKind::Pin => Release::parse(&value.value).map(|v| (v.to_string(), value)),
         };
     }
@@ -120,7 +103,7 @@ fn knowledge_version<'p>(
     let version = if resolved {
         used.value.clone()
     } else {
-        floor(&used.value)?
+        version::floor(ecosystem, &used.value)?
     };
     Some((version, used))
 }
@@ -189,42 +172,5 @@ fn shown(matched: &str, package: &str) -> String {
     match matched.strip_prefix('.').and_then(|m| m.strip_suffix('(')) {
         Some(method) => format!("`.{method}()` on a {package} object"),
         None => format!("`{matched}`"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn floor_reads_plain_lower_bounds_only() {
-        assert_eq!(floor("^19.0.0").as_deref(), Some("19.0.0"));
-        assert_eq!(floor(">=2.0,<3").as_deref(), Some("2.0"));
-        assert_eq!(floor("~=1.4").as_deref(), Some("1.4"));
-        assert_eq!(floor("v1.9.1").as_deref(), Some("1.9.1"));
-        assert_eq!(floor("<3"), None);
-        assert_eq!(floor("1 || 2"), None);
-        assert_eq!(floor("latest"), None);
-        assert_eq!(floor("V1.9").as_deref(), Some("1.9"));
-        assert_eq!(floor("=1.2.3").as_deref(), Some("1.2.3"));
-        assert_eq!(floor("~> 2.1").as_deref(), None);
-    }
-
-    /// Wildcards, tag suffixes and an operator apart from its version are not plain lower
-    /// bounds: no floor, so no SG402 finding rests on a guess.
-    #[test]
-    fn floor_refuses_what_is_not_a_plain_release() {
-        for constraint in [
-            "2.x",
-            "^2.x",
-            "2.*",
-            "3.12-slim",
-            ">= 3.12",
-            "1.2.3.4.5",
-            "*",
-        ] {
-            assert_eq!(floor(constraint), None, "{constraint:?}");
-        }
-        assert_eq!(floor("1.2.3.4").as_deref(), Some("1.2.3.4"));
     }
 }
