@@ -57,7 +57,7 @@ pub static RULES: &[Rule] = &[
     structure::ORPHAN_FILE,
     structure::UNCLOSED_CODE_FENCE,
     structure::BACKSLASH_PATH,
-    structure::NOT_DISCOVERED,
+    structure::OUTSIDE_DISCOVERY_FOLDERS,
     security::HIDDEN_UNICODE,
     security::HOMOGLYPH,
     security::AGENT_DIRECTED_INSTRUCTION,
