@@ -25,7 +25,9 @@ pub const API_TOO_NEW: Rule = Rule {
            dependency constraint only when even the newest version it admits is older \
            (`^18.2.0` cannot be React 19, `>=18` can); a runtime's supported range \
            (`requires-python`, `engines`, the `go` directive) by its floor, which the \
-           project must keep working on; runtime pins when every pin is older.",
+           project must keep working on; runtime pins when every pin is older. React 19.0's \
+           additions are not reported to a project that depends on Next.js, whose App \
+           Router bundles the React canary that had them.",
     why: "An agent copies examples: `useEffectEvent` on React 18 or `tomllib` on Python 3.10 \
           is code that does not build or run on the project. A warning rather than an error, \
           because a skill may offer the new API only for newer versions in words the rule \
@@ -88,7 +90,7 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
         ) else {
             continue;
         };
-        if !too_old(project, file, since, &known) {
+        if !too_old(project, file, since, &known) || bundled_by_next(project, file, since) {
             continue;
         }
         let package = &file.package;
@@ -135,6 +137,16 @@ fn compared(ecosystem: Ecosystem, known: &KnownVersion<'_>) -> String {
             .map_or_else(|| known.version.clone(), |release| release.to_string()),
         _ => known.version.clone(),
     }
+}
+
+/// React 19.0's additions were in the React canary that Next.js's App Router bundles and
+/// uses whatever the project's own react says, so a Next.js project may have them on React
+/// 18; later additions (19.1, 19.2) are compared as usual.
+fn bundled_by_next(project: &Project, file: &ApiFile, since: &str) -> bool {
+    file.ecosystem == Ecosystem::Npm
+        && matches!(file.package.as_str(), "react" | "react-dom")
+        && version::compare(Ecosystem::Npm, since, "19.1.0").is_some_and(|o| o.is_lt())
+        && project.dependencies_named(Ecosystem::Npm, "next").next().is_some()
 }
 
 /// Whether the project cannot have an API added in `since`, beyond the matcher's floor
