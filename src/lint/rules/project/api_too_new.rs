@@ -140,8 +140,8 @@ fn compared(ecosystem: Ecosystem, known: &KnownVersion<'_>) -> String {
 }
 
 /// React 19.0's additions were in the React canary that Next.js's App Router bundles and
-/// uses whatever the project's own react says, so a Next.js project may have them on React
-/// 18; later additions (19.1, 19.2) are compared as usual.
+/// uses instead of the project's own react, so a Next.js project may have them on
+/// React 18; later additions (19.1, 19.2) are compared as usual.
 fn bundled_by_next(project: &Project, file: &ApiFile, since: &str) -> bool {
     file.ecosystem == Ecosystem::Npm
         && matches!(file.package.as_str(), "react" | "react-dom")
