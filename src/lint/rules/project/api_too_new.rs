@@ -146,7 +146,10 @@ fn bundled_by_next(project: &Project, file: &ApiFile, since: &str) -> bool {
     file.ecosystem == Ecosystem::Npm
         && matches!(file.package.as_str(), "react" | "react-dom")
         && version::compare(Ecosystem::Npm, since, "19.1.0").is_some_and(|o| o.is_lt())
-        && project.dependencies_named(Ecosystem::Npm, "next").next().is_some()
+        && project
+            .dependencies_named(Ecosystem::Npm, "next")
+            .next()
+            .is_some()
 }
 
 /// Whether the project cannot have an API added in `since`, beyond the matcher's floor
