@@ -80,7 +80,14 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
         knowledge_version(project, ecosystem, package).map(|known| compared(ecosystem, &known))
     };
     let compare = |ecosystem: Ecosystem, a: &str, b: &str| version::compare(ecosystem, a, b);
-    for hit in matcher.hits(&cx.analysis().facts, &versions, &compare) {
+    let hits = matcher.hits(&cx.analysis().facts, &versions, &compare);
+    // One finding per API, at its first use; the other uses are related locations.
+    let mut reported: Vec<&str> = Vec::new();
+    for hit in &hits {
+        if reported.contains(&hit.change_id.as_str()) {
+            continue;
+        }
+        reported.push(&hit.change_id);
         let Some((file, change)) = knowledge().change(&hit.change_id) else {
             continue;
         };
@@ -102,7 +109,7 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
         };
         let help = match &change.replacement {
             Some(older) => format!(
-                "below {package} {since}, use {older} instead, or upgrade {package}; see {}",
+                "on {package} before {since}: {older}; or upgrade {package} to {since} or later; see {}",
                 change.source
             ),
             None => format!(
@@ -110,21 +117,38 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
                 change.source
             ),
         };
-        out.report_at(
-            cx.analysis().location(cx.skill, hit.span),
-            format!(
-                "{} is new in {package} {since}, but the project {verb} {package} {} ({}): {}",
-                shown(&hit.matched, package),
-                known.place.value,
-                file_line(known.place),
-                change.summary
-            ),
-        )
-        .help(help)
-        .related_at(
-            located(project, known.place),
-            format!("the project's {package}"),
-        );
+        let finding = out
+            .report_at(
+                cx.analysis().location(cx.skill, hit.span),
+                format!(
+                    "{} is new in {package} {since}, but the project {verb} {package} {} ({}): {}",
+                    named(file.ecosystem, &hit.matched, package),
+                    known.place.value,
+                    file_line(known.place),
+                    change.summary
+                ),
+            )
+            .help(help)
+            .related_at(
+                located(project, known.place),
+                format!("the project's {package}"),
+            );
+        for again in hits.iter().filter(|h| h.change_id == hit.change_id).skip(1) {
+            finding.related_at(
+                cx.analysis().location(cx.skill, again.span),
+                "used here too".to_owned(),
+            );
+        }
+    }
+}
+
+/// How a matched use is named: a method of a runtime's standard library is a call, not an
+/// object of the runtime.
+fn named(ecosystem: Ecosystem, matched: &str, package: &str) -> String {
+    let method = matched.strip_prefix('.').and_then(|m| m.strip_suffix('('));
+    match (ecosystem, method) {
+        (Ecosystem::Runtime, Some(method)) => format!("a `.{method}()` call"),
+        _ => shown(matched, package),
     }
 }
 
