@@ -129,3 +129,19 @@ fn go_additions_follow_the_go_directive() {
     assert!(!text.contains("`slices`"), "{text}");
     assert!(text.contains("a `.Go()` call is new in go 1.25"), "{text}");
 }
+
+/// From Next.js 15 on, the App Router's bundled React canary may be ahead of the project's
+/// react 19.1, so React 19.2's additions are left alone there; on the same react without
+/// Next.js they are reported.
+#[test]
+fn next_15_bundles_react_past_the_projects_own() {
+    let (n, text) = too_new(REACT, "fixtures/repos/next15-react191");
+    assert_eq!(n, 0, "{text}");
+    let (_, text) = too_new(REACT, "fixtures/repos/vite-react191");
+    assert!(
+        text.contains(
+            "`react.useEffectEvent` is new in react 19.2.0, but the project requires react 19.1.0"
+        ),
+        "{text}"
+    );
+}

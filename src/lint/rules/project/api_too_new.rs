@@ -25,9 +25,10 @@ pub const API_TOO_NEW: Rule = Rule {
            dependency constraint only when even the newest version it admits is older \
            (`^18.2.0` cannot be React 19, `>=18` can); a runtime's supported range \
            (`requires-python`, `engines`, the `go` directive) by its floor, which the \
-           project must keep working on; runtime pins when every pin is older. React 19.0's \
-           additions are not reported to a project that depends on Next.js, whose App \
-           Router bundles the React canary that had them.",
+           project must keep working on; runtime pins when every pin is older. In a project \
+           that depends on Next.js, whose App Router runs on the React canary it bundles, \
+           React 19.0's additions are not reported, and later ones only while next is older \
+           than 15.",
     why: "An agent copies examples: `useEffectEvent` on React 18 or `tomllib` on Python 3.10 \
           is code that does not build or run on the project. A warning rather than an error, \
           because a skill may offer the new API only for newer versions in words the rule \
@@ -163,17 +164,30 @@ fn compared(ecosystem: Ecosystem, known: &KnownVersion<'_>) -> String {
     }
 }
 
-/// React 19.0's additions were in the React canary that Next.js's App Router bundles and
-/// uses instead of the project's own react, so a Next.js project may have them on
-/// React 18; later additions (19.1, 19.2) are compared as usual.
+/// Next.js's App Router runs on the React canary it bundles, not on the project's own
+/// react: that canary had React 19.0's additions before 19.0 shipped, and from Next.js 15 on
+/// it may be ahead of any stable React. So in a Next.js project, React 19.0's additions are
+/// not reported, and later ones only while next itself is older than 15.
 fn bundled_by_next(project: &Project, file: &ApiFile, since: &str) -> bool {
-    file.ecosystem == Ecosystem::Npm
-        && matches!(file.package.as_str(), "react" | "react-dom")
-        && version::compare(Ecosystem::Npm, since, "19.1.0").is_some_and(|o| o.is_lt())
-        && project
-            .dependencies_named(Ecosystem::Npm, "next")
-            .next()
-            .is_some()
+    if file.ecosystem != Ecosystem::Npm || !matches!(file.package.as_str(), "react" | "react-dom") {
+        return false;
+    }
+    if project
+        .dependencies_named(Ecosystem::Npm, "next")
+        .next()
+        .is_none()
+    {
+        return false;
+    }
+    let before = |a: &str, b: &str| {
+        version::compare(Ecosystem::Npm, a, b).is_some_and(|order| order.is_lt())
+    };
+    if before(since, "19.1.0") {
+        return true;
+    }
+    let next = knowledge_version(project, Ecosystem::Npm, "next")
+        .and_then(|known| version::release_line(Ecosystem::Npm, &known.version));
+    next.is_none_or(|next| !before(&next.to_string(), "15.0.0"))
 }
 
 /// Whether the project cannot have an API added in `since`, beyond the matcher's floor
