@@ -145,3 +145,17 @@ fn next_15_bundles_react_past_the_projects_own() {
         "{text}"
     );
 }
+
+/// Without a supported range, a runtime pin is compared: `.python-version` 3.10 lacks
+/// 3.11's additions; a project that also runs `FROM python:3.12-slim` may be on a new
+/// enough Python, so only a project whose every pin is older is told.
+#[test]
+fn runtime_pins_report_only_when_every_pin_is_older() {
+    let (_, text) = too_new(PYTHON, "fixtures/repos/python-pin310");
+    assert!(
+        text.contains("`tomllib` is new in python 3.11, but the project pins python 3.10"),
+        "{text}"
+    );
+    let (n, text) = too_new(PYTHON, "fixtures/repos/python-pins-mixed");
+    assert_eq!(n, 0, "{text}");
+}
