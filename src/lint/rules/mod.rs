@@ -51,6 +51,7 @@ pub static RULES: &[Rule] = &[
     project::TOOL_CONFLICT,
     project::OFF_STACK,
     project::UNDECLARED_PACKAGE,
+    project::API_TOO_NEW,
     structure::BROKEN_LINK,
     structure::MISSING_REFERENCED_FILE,
     structure::REFERENCE_TOO_DEEP,
