@@ -427,6 +427,23 @@ pub fn example_mentions_pattern(pattern: &Pattern, example: &str) -> Result<(), 
             require(import)?;
             require(&format!(".{method}("))
         }
+        Pattern::Call { import, name, .. } => {
+            require(import)?;
+            require(name.rsplit('.').next().unwrap_or(name))
+        }
+        Pattern::MethodCall { import, method, .. } => {
+            require(import)?;
+            require(&format!(".{method}("))
+        }
+        Pattern::ClassMember {
+            import,
+            base,
+            member,
+        } => {
+            require(import)?;
+            require(base.rsplit('.').next().unwrap_or(base))?;
+            require(member.rsplit('.').next().unwrap_or(member))
+        }
         Pattern::Decorator { decorator, .. } => require(decorator),
         Pattern::Yaml { yaml, value } => {
             require(yaml)?;
