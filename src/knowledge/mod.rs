@@ -261,7 +261,8 @@ pub struct CallShape {
     pub first: Option<String>,
     /// A keyword argument the call passes (`regex` in `Query(regex=...)`).
     pub keyword: Option<String>,
-    /// Whether the call is awaited; `false` finds a call whose result is used without `await`.
+    /// `true`: the call is awaited; `false`: it is not, and its result is used as it is (a
+    /// member read on it, an assignment of it).
     pub awaited: Option<bool>,
     /// The receiver's name, for a method call on a plain name (`engine` in `engine.execute`).
     pub receiver: Option<String>,

@@ -177,6 +177,9 @@ pub struct Call {
     pub keywords: Vec<String>,
     /// Whether the call is the operand of `await`.
     pub awaited: bool,
+    /// Whether the call's result is used as it is: a member is read on it, or it is
+    /// assigned to a name (`cookies().get(..)`, `const c = cookies()`).
+    pub read_directly: bool,
 }
 
 /// What kind of expression an argument is, as far as a snippet shows it.

@@ -19,6 +19,12 @@ const CALLS: CallSyntax = CallSyntax {
         ("function_expression", ArgKind::Function),
         ("function", ArgKind::Function),
     ],
+    reads: &[
+        ("member_expression", "object"),
+        ("subscript_expression", "object"),
+        ("variable_declarator", "value"),
+        ("assignment_expression", "right"),
+    ],
 };
 
 const MEMBERS: &[MemberKind] = &[("member_expression", "object", "property")];

@@ -19,6 +19,11 @@ const CALLS: CallSyntax = CallSyntax {
         ("float", ArgKind::Number),
         ("lambda", ArgKind::Function),
     ],
+    reads: &[
+        ("attribute", "object"),
+        ("assignment", "right"),
+        ("subscript", "value"),
+    ],
 };
 
 /// Collects the facts of a Python tree.

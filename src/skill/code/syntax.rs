@@ -208,6 +208,9 @@ pub(crate) struct CallSyntax {
     pub keyword: &'static str,
     /// Argument node kinds that say what the argument is.
     pub kinds: &'static [(&'static str, ArgKind)],
+    /// Parent node kind and field in which a call's result is used as it is (a member read
+    /// on it, an assignment of it).
+    pub reads: &'static [(&'static str, &'static str)],
 }
 
 /// Records the shape of `node`, a call whose callee is its `function` child: the argument
@@ -249,12 +252,17 @@ pub(crate) fn call_shape(
     let awaited = place
         .parent()
         .is_some_and(|p| p.kind() == syntax.await_kind);
+    let read_directly = syntax
+        .reads
+        .iter()
+        .any(|(kind, field)| place.is(kind, field));
     facts.calls.push(Call {
         callee: source.span(callee),
         args,
         first,
         keywords,
         awaited,
+        read_directly,
     });
 }
 

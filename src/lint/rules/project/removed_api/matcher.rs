@@ -139,7 +139,13 @@ impl Shape {
                 .keyword
                 .as_ref()
                 .is_none_or(|k| call.keywords.contains(k))
-            && self.awaited.is_none_or(|awaited| call.awaited == awaited)
+            && self.awaited.is_none_or(|awaited| {
+                if awaited {
+                    call.awaited
+                } else {
+                    !call.awaited && call.read_directly
+                }
+            })
             && self
                 .receiver
                 .as_deref()
@@ -1150,11 +1156,12 @@ mod tests {
         let sql = "import sqlalchemy\nengine.execute(stmt)\nconn.execute(stmt)\n";
         assert_eq!(shaped(receiver, "python", sql), ["engine.execute"]);
         let sync = "{ import = \"next/headers\", name = \"cookies\", awaited = false }";
-        let next = "import { cookies } from 'next/headers';\nconst a = cookies();\nconst b = await cookies();\nconst c = (await cookies()).get('t');\n";
+        let next = "import { cookies } from 'next/headers';\nconst a = cookies();\nconst b = await cookies();\nconst c = (await cookies()).get('t');\nasync function f() { return cookies(); }\nconst [d] = await Promise.all([cookies()]);\n";
+        // Only `const a = cookies()` reads the result as it is; the returned call and the
+        // one handed to `Promise.all` are awaited by whoever receives them.
         assert_eq!(shaped(sync, "ts", next), ["cookies"]);
-        let hits = shaped(sync, "ts", next);
-        assert_eq!(hits.len(), 1);
-        // Only the first call, `const a = cookies()`, is not awaited.
+        let read = "import { cookies } from 'next/headers';\nconst t = cookies().get('t');\n";
+        assert_eq!(shaped(sync, "ts", read), ["cookies"]);
         let awaited = "{ import = \"next/headers\", name = \"cookies\", awaited = true }";
         assert_eq!(shaped(awaited, "ts", next).len(), 2);
     }
