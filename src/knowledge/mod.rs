@@ -320,6 +320,9 @@ impl TryFrom<RawPattern> for Pattern {
                 "`first = {first:?}` is not one of list, dict, string, number, function"
             ));
         }
+        if shape.receiver.is_some() && raw.method.is_none() {
+            return Err("`receiver` narrows a method call; give `method`, not `name`".to_owned());
+        }
         let shaped = shape.key_count() > 0;
         let pattern = match raw {
             RawPattern {

@@ -1199,5 +1199,8 @@ mod tests {
         assert!(bad.is_err());
         let mixed = toml::from_str::<Table>("pattern = { text = \"x\", args = 1 }");
         assert!(mixed.is_err());
+        let receiver =
+            toml::from_str::<Table>("pattern = { import = \"x\", name = \"y\", receiver = \"z\" }");
+        assert!(receiver.is_err());
     }
 }
