@@ -92,6 +92,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/runtime/java.toml",
     "apis/runtime/node.toml",
     "apis/runtime/python.toml",
+    "apis/rubygems/rails.toml",
 ];
 
 /// How a package is written in prose and code, and which project package it means.

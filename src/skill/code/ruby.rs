@@ -12,7 +12,8 @@ const MEMBERS: &[MemberKind] = &[
     ("scope_resolution", "scope", "name"),
     ("call", "receiver", "method"),
 ];
-const ROOTS: &[&str] = &["constant"];
+/// A constant, or a name called without a receiver (`config` in a Rails application class).
+const ROOTS: &[&str] = &["constant", "identifier"];
 
 /// Collects the facts of a Ruby tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
