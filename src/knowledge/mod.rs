@@ -62,6 +62,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/cargo/hyper.toml",
     "apis/cargo/reqwest.toml",
     "apis/cargo/tokio.toml",
+    "apis/composer/laravel-framework.toml",
     "apis/kubernetes/kubernetes.toml",
     "apis/maven/junit.toml",
     "apis/maven/junit4.toml",
