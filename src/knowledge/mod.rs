@@ -79,6 +79,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/npm/tailwindcss.toml",
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
+    "apis/nuget/microsoft-aspnetcore-app.toml",
     "apis/pypi/django.toml",
     "apis/pypi/fastapi.toml",
     "apis/pypi/flask.toml",

@@ -1,5 +1,6 @@
 //! C#: `using` directives (namespace, static and alias), invocations, member paths,
-//! attributes, `new`, base types, parameter and variable types, string contents.
+//! attributes, `new`, base types, parameter, variable and generic argument types, string
+//! contents.
 //!
 //! A `using` of a namespace imports the whole namespace (a wildcard), so type names stay
 //! unbound: `WebHost.CreateDefaultBuilder` is an access rooted at `WebHost`.
@@ -35,6 +36,12 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         "object_creation_expression" => {
             if let Some(class) = node.child_by_field_name("type") {
                 type_access(class, true, source, facts);
+            }
+        }
+        "type_argument_list" => {
+            let mut cursor = node.walk();
+            for argument in node.named_children(&mut cursor) {
+                type_access(argument, false, source, facts);
             }
         }
         "base_list" => {
@@ -228,6 +235,8 @@ mod tests {
         assert!(accesses.contains(&("ControllerBase", false)));
         assert!(accesses.contains(&("ISystemClock", false)));
         assert!(accesses.contains(&("Clock.Now", false)));
+        assert!(accesses.contains(&("IFoo", false)));
+        assert!(accesses.contains(&("Startup", false)));
         let singleton = facts.accesses.iter().find(|a| a.path == ["AddSingleton"]);
         assert!(singleton.is_some());
         let calls: Vec<_> = facts

@@ -257,12 +257,13 @@ impl<'f> Block<'f> {
         })
     }
 
-    /// Whether the block imports `module` (normalised) or one of its sub-modules. Ruby and
-    /// PHP code sees every package the project depends on (Bundler's `require`, Composer's
-    /// autoloaded helper files), so their blocks count as importing any module: the version
-    /// check has already asked the project for the package.
+    /// Whether the block imports `module` (normalised) or one of its sub-modules. Ruby, PHP
+    /// and C# code sees a package without importing it in the file (Bundler requires every
+    /// gem, Composer autoloads helper files, the .NET SDKs add implicit global usings), so
+    /// their blocks count as importing any module: the version check has already asked the
+    /// project for the package.
     fn imports(&self, module: &str) -> bool {
-        matches!(self.lang, Lang::Ruby | Lang::Php)
+        matches!(self.lang, Lang::Ruby | Lang::Php | Lang::CSharp)
             || self.modules.iter().any(|m| module_under(m, module))
     }
 
