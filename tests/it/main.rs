@@ -4,6 +4,7 @@ mod action;
 mod audit;
 mod cli;
 mod code;
+mod ecosystems;
 mod errors;
 mod eval;
 mod eval_cli;

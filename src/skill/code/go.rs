@@ -22,7 +22,10 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             let package = node.child_by_field_name("package");
             let name = node.child_by_field_name("name");
             if let (Some(package), Some(name)) = (package, name) {
-                let path = vec![source.text(package).to_owned(), source.text(name).to_owned()];
+                let path = vec![
+                    source.text(package).to_owned(),
+                    source.text(name).to_owned(),
+                ];
                 super::syntax::push_access(facts, path, false, source.span(node));
             }
         }
