@@ -151,7 +151,7 @@ pub struct CodeFacts {
     /// Local names assigned a built-in list, dict, set or array literal (`rows = []`):
     /// their method calls are not library calls.
     pub collections: Vec<String>,
-    /// Decorators, Rust attributes, Java annotations.
+    /// Decorators, Rust and C# attributes, Java annotations, Ruby class macros.
     pub decorators: Vec<Decorator>,
     /// Package installs from shell commands.
     pub installs: Vec<Install>,
