@@ -62,6 +62,10 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/cargo/hyper.toml",
     "apis/cargo/reqwest.toml",
     "apis/cargo/tokio.toml",
+    "apis/composer/laravel-framework.toml",
+    "apis/go/gin.toml",
+    "apis/go/opentelemetry-go.toml",
+    "apis/go/prometheus-client-golang.toml",
     "apis/kubernetes/kubernetes.toml",
     "apis/maven/junit.toml",
     "apis/maven/junit4.toml",
@@ -80,6 +84,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/npm/typescript.toml",
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
+    "apis/nuget/microsoft-aspnetcore-app.toml",
     "apis/pypi/django.toml",
     "apis/pypi/fastapi.toml",
     "apis/pypi/flask.toml",
@@ -94,6 +99,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/runtime/java.toml",
     "apis/runtime/node.toml",
     "apis/runtime/python.toml",
+    "apis/rubygems/rails.toml",
 ];
 
 /// How a package is written in prose and code, and which project package it means.

@@ -21,6 +21,9 @@ pub const KNOWN_LANGS: &[&str] = &[
     "kotlin",
     "go",
     "rust",
+    "ruby",
+    "php",
+    "csharp",
     "bash",
     "yaml",
     "toml",
@@ -458,7 +461,7 @@ pub fn example_mentions_pattern(pattern: &Pattern, example: &str) -> Result<(), 
         }
         Pattern::Method { import, method } => {
             require(import)?;
-            require(&format!(".{method}("))
+            calls(example, method)
         }
         Pattern::Call { import, name, .. } => {
             require_module(import)?;
@@ -488,6 +491,23 @@ pub fn example_mentions_pattern(pattern: &Pattern, example: &str) -> Result<(), 
             Ok(_) => Err(format!("text pattern `{text}` does not match the example")),
             Err(error) => Err(format!("text pattern does not compile: {error}")),
         },
+    }
+}
+
+/// A call of `method` as a method (`x.m(`, `$x->m(`, `X::m(`) or, as PHP helpers are
+/// called, a free function (`m(` after a space or an operator), not a longer name ending in it.
+fn calls(example: &str, method: &str) -> Result<(), String> {
+    let needle = format!("{method}(");
+    let called = example.match_indices(&needle).any(|(at, _)| {
+        example[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '$'))
+    });
+    if called {
+        Ok(())
+    } else {
+        Err(format!("example does not call `{method}(`"))
     }
 }
 
@@ -719,5 +739,13 @@ mod tests {
             example_mentions_pattern(&call, "from sqlalchemy import select\nselect([t])").is_ok()
         );
         assert!(example_mentions_pattern(&call, "from sqlmodel import select").is_err());
+        let method = Pattern::Method {
+            import: "Illuminate".into(),
+            method: "str_slug".into(),
+        };
+        let helper = "use Illuminate\\Http\\Request;\n$s = str_slug($t);";
+        assert!(example_mentions_pattern(&method, helper).is_ok());
+        let longer = "use Illuminate\\Http\\Request;\n$s = my_str_slug($t);";
+        assert!(example_mentions_pattern(&method, longer).is_err());
     }
 }

@@ -185,6 +185,9 @@ fn lang_stack(lang: Lang) -> Option<(Ecosystem, &'static str)> {
         Lang::Gradle => (Ecosystem::Maven, "Gradle"),
         Lang::Go => (Ecosystem::Go, "Go"),
         Lang::Rust => (Ecosystem::Cargo, "Rust"),
+        Lang::Ruby => (Ecosystem::Rubygems, "Ruby"),
+        Lang::Php => (Ecosystem::Composer, "PHP"),
+        Lang::CSharp => (Ecosystem::Nuget, "C#"),
         _ => return None,
     })
 }

@@ -5,6 +5,7 @@ mod api_too_new;
 mod audit;
 mod cli;
 mod code;
+mod ecosystems;
 mod errors;
 mod eval;
 mod eval_cli;

@@ -41,6 +41,12 @@ pub enum Lang {
     Go,
     /// Rust.
     Rust,
+    /// Ruby.
+    Ruby,
+    /// PHP, with or without the `<?php` tag.
+    Php,
+    /// C#.
+    CSharp,
     /// A shell script (bash, sh, zsh).
     Shell,
     /// A terminal transcript: only lines starting with a `$` or `>` prompt are commands.
@@ -85,6 +91,9 @@ impl Lang {
             "java" => Self::Java,
             "go" | "golang" => Self::Go,
             "rs" | "rust" => Self::Rust,
+            "rb" | "ruby" => Self::Ruby,
+            "php" => Self::Php,
+            "cs" | "csharp" | "c#" => Self::CSharp,
             "sh" | "bash" | "shell" | "zsh" | "shellscript" | "ksh" => Self::Shell,
             "console" | "shell-session" | "shellsession" | "terminal" => Self::Console,
             "yaml" | "yml" => Self::Yaml,
@@ -142,7 +151,7 @@ pub struct CodeFacts {
     /// Local names assigned a built-in list, dict, set or array literal (`rows = []`):
     /// their method calls are not library calls.
     pub collections: Vec<String>,
-    /// Decorators, Rust attributes, Java annotations.
+    /// Decorators, Rust and C# attributes, Java annotations, Ruby class macros.
     pub decorators: Vec<Decorator>,
     /// Package installs from shell commands.
     pub installs: Vec<Install>,
@@ -438,7 +447,13 @@ pub fn module_under(module: &str, root: &str) -> bool {
     }
 }
 
-/// Rust's `::` written as `.`, so that one comparison serves every language.
+/// Rust's and Ruby's `::` and PHP's `\` written as `.`, so that one comparison serves every
+/// language (a PHP name written fully qualified, `\A\B`, loses its leading separator).
 pub(crate) fn normalise_path(path: &str) -> String {
-    path.replace("::", ".")
+    let path = path.replace("::", ".");
+    if path.contains('\\') {
+        path.trim_start_matches('\\').replace('\\', ".")
+    } else {
+        path
+    }
 }

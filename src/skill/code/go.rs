@@ -1,4 +1,4 @@
-//! Go: import specs, selector paths, calls, string contents.
+//! Go: import specs, selector paths, calls, qualified type names, string contents.
 
 use tree_sitter::Node;
 
@@ -16,6 +16,17 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             let call = place.is("call_expression", "function");
             if let Some(path) = super::syntax::static_path(node, source, MEMBERS, ROOTS) {
                 super::syntax::push_access(facts, path, call, source.span(node));
+            }
+        }
+        "qualified_type" => {
+            let package = node.child_by_field_name("package");
+            let name = node.child_by_field_name("name");
+            if let (Some(package), Some(name)) = (package, name) {
+                let path = vec![
+                    source.text(package).to_owned(),
+                    source.text(name).to_owned(),
+                ];
+                super::syntax::push_access(facts, path, false, source.span(node));
             }
         }
         "call_expression" => super::syntax::call(
@@ -73,7 +84,7 @@ mod tests {
     #[test]
     fn import_specs_and_selectors() {
         let text = "package main\nimport (\n  \"fmt\"\n  r \"github.com/x/y/v2\"\n  _ \"z\"\n  \"github.com/a/b/v3\"\n)\n\
-                    func main() { fmt.Println(\"s\"); r.Foo.Bar(); b.New() }\n";
+                    func main() { fmt.Println(\"s\"); r.Foo.Bar(); b.New(); var t r.Kind; _ = t }\n";
         let facts = facts("go", text);
         let modules: Vec<_> = facts.imports.iter().map(|i| i.module.as_str()).collect();
         assert_eq!(
@@ -100,6 +111,7 @@ mod tests {
             .collect();
         assert!(accesses.contains(&"fmt.Println"));
         assert!(accesses.contains(&"r.Foo.Bar"));
+        assert!(accesses.contains(&"r.Kind"));
         assert!(facts.texts.iter().any(|t| t.text == "s"));
     }
 }

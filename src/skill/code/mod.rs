@@ -1,13 +1,14 @@
 //! Code facts: what a skill's code blocks import, call, install and pin.
 //!
 //! Each fenced block is parsed with the tree-sitter grammar of its language (Python,
-//! JavaScript, TypeScript/TSX, Java, Go, Rust, Bash, YAML, TOML, JSON) or read by a small
+//! JavaScript, TypeScript/TSX, Java, Go, Rust, Ruby, PHP, C#, Bash, YAML, TOML, JSON) or read by a small
 //! dedicated reader (XML manifests with `quick-xml`, Dockerfile instructions, Gradle string
 //! literals, HTML attribute values; CSS is only text). The result,
 //! [`CodeFacts`], carries byte spans in SKILL.md coordinates so that findings point at the
 //! skill's own lines. Extraction never panics: an unknown tag yields empty facts, an
 //! oversized block is skipped and says so, and tree-sitter recovers from syntax errors.
 
+mod csharp;
 mod docker;
 mod facts;
 mod go;
@@ -16,7 +17,9 @@ mod java;
 mod javascript;
 mod manifest;
 mod markup;
+mod php;
 mod python;
+mod ruby;
 mod rust;
 mod shell;
 mod syntax;
@@ -60,6 +63,9 @@ pub(crate) enum Grammar {
     Java,
     Go,
     Rust,
+    Ruby,
+    Php,
+    CSharp,
     Bash,
     Yaml,
     Toml,
@@ -76,6 +82,10 @@ impl Grammar {
             Self::Java => tree_sitter_java::LANGUAGE.into(),
             Self::Go => tree_sitter_go::LANGUAGE.into(),
             Self::Rust => tree_sitter_rust::LANGUAGE.into(),
+            Self::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            // The PHP-only grammar reads code with or without `<?php`; skills often omit it.
+            Self::Php => tree_sitter_php::LANGUAGE_PHP_ONLY.into(),
+            Self::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
             Self::Bash => tree_sitter_bash::LANGUAGE.into(),
             Self::Yaml => tree_sitter_yaml::LANGUAGE.into(),
             Self::Toml => tree_sitter_toml_ng::LANGUAGE.into(),
@@ -127,6 +137,9 @@ impl FactExtractor {
             Lang::Java => self.with_tree(Grammar::Java, source, facts, java::read),
             Lang::Go => self.with_tree(Grammar::Go, source, facts, go::read),
             Lang::Rust => self.with_tree(Grammar::Rust, source, facts, rust::read),
+            Lang::Ruby => self.with_tree(Grammar::Ruby, source, facts, ruby::read),
+            Lang::Php => self.with_tree(Grammar::Php, source, facts, php::read),
+            Lang::CSharp => self.with_tree(Grammar::CSharp, source, facts, csharp::read),
             Lang::Shell => self.shell(source, facts),
             Lang::Console => {
                 let commands = shell::console_commands(source.text);
@@ -248,6 +261,12 @@ pub(crate) mod tests {
             ("tsx", Some(Lang::Tsx)),
             ("golang", Some(Lang::Go)),
             ("rs", Some(Lang::Rust)),
+            ("rb", Some(Lang::Ruby)),
+            ("Ruby", Some(Lang::Ruby)),
+            ("php", Some(Lang::Php)),
+            ("cs", Some(Lang::CSharp)),
+            ("csharp", Some(Lang::CSharp)),
+            ("C#", Some(Lang::CSharp)),
             ("zsh", Some(Lang::Shell)),
             ("console", Some(Lang::Console)),
             ("yml", Some(Lang::Yaml)),

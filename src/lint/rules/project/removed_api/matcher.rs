@@ -250,6 +250,34 @@ struct Block<'f> {
     resolved: Vec<(String, Span)>,
     /// Decorators with their qualified names when an import binds their root.
     decorators: Vec<(&'f Decorator, Option<String>)>,
+    /// In languages whose names are in scope without an import of their own (Ruby
+    /// constants, PHP and C# types), static paths no import binds, as written (`WebHost.
+    /// CreateDefaultBuilder`, `ActiveRecord.Base`), with spans.
+    unqualified: Vec<(String, Span)>,
+}
+
+/// How a language brings a package's names into a block, as far as the matcher cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Names come from the block's imports.
+    Imports,
+    /// Ruby: Bundler requires every gem of the Gemfile and constants are global, so a
+    /// block uses a package without naming it; an unbound path is already qualified.
+    Global,
+    /// PHP and C#: a type is named by its last segments once a `use`, a `using`, an SDK's
+    /// implicit usings or a facade alias brought its namespace in, so an unbound path
+    /// stands for any qualified name it ends.
+    Namespaces,
+}
+
+impl Scope {
+    fn of(lang: Lang) -> Self {
+        match lang {
+            Lang::Ruby => Self::Global,
+            Lang::Php | Lang::CSharp => Self::Namespaces,
+            _ => Self::Imports,
+        }
+    }
 }
 
 impl<'f> Block<'f> {
@@ -291,6 +319,22 @@ impl<'f> Block<'f> {
                 (d, qualified)
             })
             .collect();
+        let unqualified = if Scope::of(lang) == Scope::Imports {
+            Vec::new()
+        } else {
+            facts
+                .accesses
+                .iter()
+                .filter(|a| facts.binding(&a.root).is_none())
+                .map(|a| {
+                    let path = std::iter::once(a.root.as_str())
+                        .chain(a.path.iter().map(String::as_str))
+                        .collect::<Vec<_>>()
+                        .join(".");
+                    (path, a.span)
+                })
+                .collect()
+        };
         Some(Self {
             facts,
             lang,
@@ -298,12 +342,27 @@ impl<'f> Block<'f> {
             imported,
             resolved,
             decorators,
+            unqualified,
         })
     }
 
-    /// Whether the block imports `module` (normalised) or one of its sub-modules.
+    /// Whether the block imports `module` (normalised) or one of its sub-modules. Ruby, PHP
+    /// and C# code sees a package without importing it in the file (Bundler requires every
+    /// gem, Composer autoloads helper files, the .NET SDKs add implicit global usings), so
+    /// their blocks count as importing any module: the version check has already asked the
+    /// project for the package.
     fn imports(&self, module: &str) -> bool {
-        self.modules.iter().any(|m| module_under(m, module))
+        matches!(self.lang, Lang::Ruby | Lang::Php | Lang::CSharp)
+            || self.modules.iter().any(|m| module_under(m, module))
+    }
+
+    /// Whether an unbound path of this block stands for `wanted` (or a member of it).
+    fn unqualified_names(&self, path: &str, wanted: &str) -> bool {
+        match Scope::of(self.lang) {
+            Scope::Imports => false,
+            Scope::Global => names(path, wanted),
+            Scope::Namespaces => names(path, wanted) || ends_in(path, wanted),
+        }
     }
 }
 
@@ -544,16 +603,31 @@ fn names(qualified: &str, wanted: &str) -> bool {
 /// The qualified name `wanted` (`react-dom.render`) imported by name or reached as a static
 /// path from an import binding.
 fn name_sites(block: &Block<'_>, wanted: &str) -> Vec<Site> {
+    let unqualified = block
+        .unqualified
+        .iter()
+        .filter(|(path, _)| block.unqualified_names(path, wanted));
     block
         .imported
         .iter()
         .chain(&block.resolved)
         .filter(|(qualified, _)| names(qualified, wanted))
+        .chain(unqualified)
         .map(|(qualified, span)| Site {
             span: *span,
             matched: qualified.clone(),
         })
         .collect()
+}
+
+/// Whether `path` (`Input.get`) names a member of `wanted` (`Illuminate.Support.Facades.
+/// Input`) written without its namespace: a tail of `wanted` that starts at a type (an
+/// upper-case segment) and is not the whole of it is `path` or a prefix of it.
+fn ends_in(path: &str, wanted: &str) -> bool {
+    wanted.match_indices('.').any(|(dot, _)| {
+        let tail = &wanted[dot + 1..];
+        tail.starts_with(|c: char| c.is_ascii_uppercase()) && names(path, tail)
+    })
 }
 
 /// Calls of `method` in a block that imports `module`.
@@ -1171,6 +1245,25 @@ mod tests {
             .collect()
     }
 
+    fn run_on(files: &[ApiFile], lang: &str, text: &str, version: &'static str) -> Vec<String> {
+        let changes = files
+            .iter()
+            .flat_map(|f| f.changes.iter().map(move |c| (f, c)));
+        let matcher = ApiMatcher::new(changes).expect("test patterns compile");
+        let any = move |_: Ecosystem, _: &str| Some(version.to_owned());
+        matcher
+            .hits(&[facts(lang, text)], &any, &compare)
+            .iter()
+            .map(|h| {
+                format!(
+                    "{}@{}",
+                    h.change_id,
+                    &text[h.span.start - 100..h.span.end - 100]
+                )
+            })
+            .collect()
+    }
+
     #[test]
     fn call_shapes_count_arguments_and_read_the_first() {
         let express = "const express = require('express');\nres.json(data, 404);\nres.json(data);\nres.send(200);\nres.send('ok');\n";
@@ -1246,5 +1339,107 @@ mod tests {
         let receiver =
             toml::from_str::<Table>("pattern = { import = \"x\", name = \"y\", receiver = \"z\" }");
         assert!(receiver.is_err());
+    }
+
+    #[test]
+    fn ruby_constants_are_global_and_gems_need_no_require() {
+        let files = [file(
+            Ecosystem::Rubygems,
+            "rails",
+            vec![
+                change(
+                    "warn",
+                    Some("7.1.0"),
+                    Pattern::ImportName {
+                        import: "ActiveSupport::Deprecation".into(),
+                        name: "warn".into(),
+                    },
+                    &["ruby"],
+                ),
+                change(
+                    "update-attributes",
+                    Some("6.1.0"),
+                    Pattern::Method {
+                        import: "active_record".into(),
+                        method: "update_attributes".into(),
+                    },
+                    &["ruby"],
+                ),
+                change(
+                    "before-filter",
+                    Some("5.1.0"),
+                    Pattern::Decorator {
+                        decorator: "before_filter".into(),
+                        import: Some("action_controller".into()),
+                    },
+                    &["ruby"],
+                ),
+            ],
+        )];
+        let text = "class A < ApplicationController\n  before_filter :x\n  def u\n    \
+                    @a.update_attributes(p)\n    ActiveSupport::Deprecation.warn('x')\n  end\nend\n";
+        assert_eq!(
+            run_on(&files, "ruby", text, "7.1.0"),
+            [
+                "before-filter@before_filter",
+                "update-attributes@@a.update_attributes",
+                "warn@ActiveSupport::Deprecation.warn"
+            ]
+        );
+        assert!(run_on(&files, "ruby", text, "5.0.0").is_empty());
+        let current = "class A < ApplicationController\n  before_action :x\n  def u\n    \
+                       @a.update(p)\n    Rails.deprecator.warn('x')\n    MyDeprecation.warn('y')\n  end\nend\n";
+        assert!(run_on(&files, "ruby", current, "7.1.0").is_empty());
+    }
+
+    #[test]
+    fn php_and_csharp_types_match_without_their_namespace() {
+        let files = [
+            file(
+                Ecosystem::Composer,
+                "laravel/framework",
+                vec![change(
+                    "input",
+                    Some("6.0.0"),
+                    Pattern::ImportName {
+                        import: "Illuminate\\Support\\Facades".into(),
+                        name: "Input".into(),
+                    },
+                    &["php"],
+                )],
+            ),
+            file(
+                Ecosystem::Nuget,
+                "Microsoft.AspNetCore.App",
+                vec![change(
+                    "webhost",
+                    Some("10.0.0"),
+                    Pattern::ImportName {
+                        import: "Microsoft.AspNetCore".into(),
+                        name: "WebHost.CreateDefaultBuilder".into(),
+                    },
+                    &["csharp"],
+                )],
+            ),
+        ];
+        let php = "use Illuminate\\Support\\Facades\\Input;\n$a = Input::get('a');\n$b = \\Illuminate\\Support\\Facades\\Input::all();\n";
+        assert_eq!(
+            run_on(&files, "php", php, "6.0.0"),
+            [
+                "input@use Illuminate\\Support\\Facades\\Input;",
+                "input@Input::get",
+                "input@\\Illuminate\\Support\\Facades\\Input::all"
+            ]
+        );
+        let alias = "$a = Input::get('a');\n";
+        assert_eq!(run_on(&files, "php", alias, "6.0.0"), ["input@Input::get"]);
+        let request = "use Illuminate\\Http\\Request;\n$a = $request->input('a');\n";
+        assert!(run_on(&files, "php", request, "6.0.0").is_empty());
+        let cs = "var host = WebHost.CreateDefaultBuilder(args).Build();\nvar b = Host.CreateDefaultBuilder(args);\n";
+        assert_eq!(
+            run_on(&files, "csharp", cs, "10.0.0"),
+            ["webhost@WebHost.CreateDefaultBuilder"]
+        );
+        assert!(run_on(&files, "csharp", cs, "9.0.0").is_empty());
     }
 }
