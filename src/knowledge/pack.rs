@@ -47,7 +47,7 @@ pub enum PackError {
         /// 1-based line of the problem.
         line: usize,
         /// What the parser said.
-        source: toml::de::Error,
+        source: Box<toml::de::Error>,
         /// The file and the span the parser pointed at.
         snippet: Box<Snippet>,
     },
@@ -184,7 +184,7 @@ pub fn load_pack(dir: &Path) -> Result<Pack, PackError> {
                     span,
                     "here",
                 )),
-                source: e.source,
+                source: Box::new(e.source),
             }
         })?;
         knowledge.extend(parsed);
