@@ -11,7 +11,6 @@ use std::path::Path;
 
 use super::head;
 use crate::finding::{Location, Severity};
-use crate::knowledge::knowledge;
 use crate::lint::Rule;
 use crate::lint::fit::{self, Fit};
 use crate::project::version::Release;
@@ -232,30 +231,13 @@ fn file_line(value: &Located<String>) -> String {
     format!("{}:{}", value.path.display(), value.line)
 }
 
-/// The project's entries for a package: the package itself first, then the packages its
-/// knowledge alias says stand for it (a Spring Boot starter or parent for Spring Boot).
+/// The project's entries for a package and the packages its alias says stand for it.
 fn dependencies_for<'p>(
     project: &'p Project,
     ecosystem: Ecosystem,
     package: &str,
 ) -> Vec<&'p Dependency> {
-    let mut found: Vec<&Dependency> = project.dependencies_named(ecosystem, package).collect();
-    let aliases = knowledge().packages.iter().filter(|alias| {
-        alias.ecosystem == ecosystem
-            && alias.package.eq_ignore_ascii_case(package)
-            && !alias.also.is_empty()
-    });
-    for alias in aliases {
-        for dependency in &project.dependencies {
-            if dependency.ecosystem == ecosystem
-                && alias.covers(&dependency.name)
-                && !found.contains(&dependency)
-            {
-                found.push(dependency);
-            }
-        }
-    }
-    found
+    fit::dependencies_for(project, ecosystem, package)
 }
 
 /// The project's version of a package: the lockfile's, else the declared constraint.
