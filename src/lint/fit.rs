@@ -8,7 +8,9 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::claims::{Analysis, Origin, Subject, crate_spellings};
+use crate::claims::{
+    Analysis, Origin, Subject, crate_spellings, go_module_key, placeholder_package,
+};
 use crate::knowledge::knowledge;
 use crate::project::{Dependency, Ecosystem, Project};
 use crate::skill::code::{Lang, module_under};
@@ -171,9 +173,20 @@ pub fn package_uses(analysis: &Analysis) -> Vec<PackageUse> {
             .is_some_and(|d| d.start <= start && start < d.end)
     };
     let mut record = |subject: &Subject, start: usize, kind: Origin| {
-        if package_ecosystem(subject).is_none() {
+        if package_ecosystem(subject).is_none() || placeholder_package(&subject.package) {
             return;
         }
+        // A Go module's packages are one package to fit.
+        let module;
+        let subject = if subject.ecosystem == Ecosystem::Go {
+            module = Subject {
+                ecosystem: Ecosystem::Go,
+                package: go_module_key(&subject.package),
+            };
+            &module
+        } else {
+            subject
+        };
         let index = match uses.iter().position(|u| &u.subject == subject) {
             Some(index) => index,
             None => {
@@ -277,10 +290,14 @@ pub fn dependencies_for<'p>(
 pub fn declared<'p>(project: &'p Project, subject: &Subject) -> Vec<&'p Dependency> {
     let package = subject.package.as_str();
     match subject.ecosystem {
+        // Either way round: a module key (`cloud.google.com/go`) stands for the modules under it.
         Ecosystem::Go => project
             .dependencies
             .iter()
-            .filter(|d| d.ecosystem == Ecosystem::Go && module_under(package, &d.name))
+            .filter(|d| {
+                d.ecosystem == Ecosystem::Go
+                    && (module_under(package, &d.name) || module_under(&d.name, package))
+            })
             .collect(),
         Ecosystem::Cargo => crate_spellings(package)
             .iter()
@@ -387,15 +404,20 @@ fn main_evidence(
     format!("{head}; {side}")
 }
 
-/// The manifests of an ecosystem's roots, as `package.json (web/)`, at most four.
+/// The manifests of an ecosystem's roots, as `package.json (web/)`, at most four; the
+/// lockfiles only when no manifest declares anything.
 fn manifests(project: &Project, ecosystem: Ecosystem) -> Vec<String> {
-    let mut paths: Vec<&std::path::Path> = project
-        .dependencies
-        .iter()
-        .filter(|d| d.ecosystem == ecosystem)
-        .filter_map(|d| d.constraint.as_ref().or(d.resolved.as_ref()))
+    let of_ecosystem = || project.dependencies.iter().filter(|d| d.ecosystem == ecosystem);
+    let mut paths: Vec<&std::path::Path> = of_ecosystem()
+        .filter_map(|d| d.constraint.as_ref())
         .map(|v| v.path.as_path())
         .collect();
+    if paths.is_empty() {
+        paths = of_ecosystem()
+            .filter_map(|d| d.resolved.as_ref())
+            .map(|v| v.path.as_path())
+            .collect();
+    }
     paths.sort();
     paths.dedup();
     let shown: Vec<String> = paths.iter().take(4).map(|p| manifest_place(p)).collect();

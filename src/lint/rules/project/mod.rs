@@ -118,10 +118,14 @@ pub const OFF_STACK: Rule = Rule {
     name: "off-stack",
     severity: Severity::Warning,
     summary: "The skill works in languages and packages the project does not use",
-    what: "Computes the stack fit: the ecosystems the skill works in (its code blocks' \
-           languages, the packages and runtimes it names) against the project's \
-           (dependencies, runtimes, source files). `core` when the project uses all of them, \
-           `partial` when some, `off-stack` when none; off-stack is reported.",
+    what: "Computes the stack fit from the skill's main package: among the packages and \
+           runtimes the frontmatter description names, the one the skill uses most (imports, \
+           installs, manifest entries and prose names counted together), else the most used \
+           of all. `core` when the project declares it, `partial` when the project uses its \
+           ecosystem without it, `off-stack` when the project does not use its ecosystem at \
+           all; off-stack is reported. A skill that names no package is compared by \
+           ecosystems (its code blocks' languages against the project's dependencies, \
+           runtimes and source files).",
     why: "A skill for another stack only costs context and pulls the agent towards \
           conventions the repository does not have.",
     fires: r#"==> SKILL.md <==
@@ -159,13 +163,14 @@ import { useState } from 'react';
             } else {
                 theirs.join(", ")
             };
+            let about = match &fit.main {
+                Some(main) => format!("the skill is about {}", main.package),
+                None => format!("the skill works in {}", skill.join(", ")),
+            };
             out.report(
                 &cx.skill.source,
                 head(cx.skill),
-                format!(
-                    "fit: off-stack: the skill works in {}, the project in {theirs}",
-                    skill.join(", ")
-                ),
+                format!("fit: off-stack: {about}, the project uses {theirs}"),
             )
             .help(format!(
                 "do not inject this skill here; evidence: {}",
@@ -181,8 +186,20 @@ pub const UNDECLARED_PACKAGE: Rule = Rule {
     name: "undeclared-package",
     severity: Severity::Info,
     summary: "The skill uses a package the project does not depend on",
-    what: "Reports packages the skill installs or imports in the project's own ecosystems \
-           that no manifest or lockfile of the project names.",
+    what: "Reports each package the skill installs (code blocks, and inline commands such \
+           as `pnpm add -D vitest` in prose) or imports in the project's own ecosystems that \
+           no manifest or lockfile of the project names, once, with its other places. \
+           Imports are named by their registry's rules: npm `@scope/name/sub` is \
+           `@scope/name` and `name/sub` is `name`; a Python import is its PEP 503 \
+           distribution (a short table maps `yaml`, `PIL`, `sklearn`, `cv2`, `bs4` and \
+           `rest_framework`); a Go import is covered by a `require` whose path is its \
+           prefix; `use foo_bar::` is the crate `foo-bar`. Silent where the name cannot be \
+           mapped with confidence: relative paths, `node:` and Node built-ins, path aliases \
+           (`@/`, `~/`, `#x`, `$lib`) and virtual modules, Python's standard library and \
+           modules of host applications, Go's standard library, `std`/`core`/`crate`/`self`/\
+           `super`, the project's own packages, placeholder names (`my-package`, \
+           `package1`, `github.com/yourorg/…`), modules the skill shows as its own files, \
+           global installs (`npm i -g`) and Java imports.",
     why: "Following the skill adds a dependency; that may be intended, but it should be a \
           decision, not a side effect.",
     fires: r#"==> SKILL.md <==

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::claims::{Claim, Origin, go_module_key, placeholder_package};
+use crate::claims::{Claim, Origin, Role, go_module_key, npm_package, placeholder_package};
 use crate::lint::fit::{declared, own_package};
 use crate::lint::{Context, Emitter};
 use crate::project::{Ecosystem, Project};
@@ -96,6 +96,11 @@ fn verb(claim: &Claim) -> Option<&'static str> {
         return None;
     }
     match claim.origin {
+        // A constraint written to show its syntax (`uv add "django>=4.0,<5.0"`) or an
+        // install in a section for another setup is not what the skill asks for.
+        Origin::Install if claim.role != Role::Target => None,
+        // A workspace package (`pnpm add @repo/ui --filter web`) is no registry package.
+        Origin::Install if ecosystem == Ecosystem::Npm && npm_package(package).is_none() => None,
         Origin::Install => Some("installs"),
         // Java imports name packages that starters pull in transitively; a missing
         // artifact says little, so only Maven installs and manifests count.
