@@ -80,15 +80,17 @@ impl StackFit {
 ///
 /// The skill's main package ([`main_package`]) decides: the project declares it -> `core`;
 /// the project uses its ecosystem but not the package -> `partial`; not even the ecosystem
-/// -> `off-stack`. A skill that names no package is compared by ecosystems: all of its
-/// ecosystems in the project -> `core`, some -> `partial`, none -> `off-stack`.
+/// -> `off-stack`. A main package the description does not name must be used at least
+/// [`MAIN_USES`] times. A skill without one is compared by ecosystems (of its packages,
+/// runtimes and code blocks): all in the project -> `core`, some -> `partial`, none ->
+/// `off-stack`.
 pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     let skill = skill_stack(analysis);
     let project_side = project_stack(project);
     let uses = package_uses(analysis);
     let skill_ecosystems = skill.keys().copied().collect();
     let project_ecosystems = project_side.keys().copied().collect();
-    let Some(main) = main_package(&uses) else {
+    let Some(main) = main_package(&uses).filter(|m| m.described || m.total() >= MAIN_USES) else {
         let (fit, evidence) = ecosystem_fit(&skill, &project_side);
         return StackFit {
             fit,
@@ -137,6 +139,10 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
         evidence,
     }
 }
+
+/// How often a package the description does not name must be used to be what the skill is
+/// about: a skill that names Python once in a list of languages is about none of them.
+const MAIN_USES: usize = 3;
 
 /// How one package is used by the skill.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -407,7 +413,12 @@ fn main_evidence(
 /// The manifests of an ecosystem's roots, as `package.json (web/)`, at most four; the
 /// lockfiles only when no manifest declares anything.
 fn manifests(project: &Project, ecosystem: Ecosystem) -> Vec<String> {
-    let of_ecosystem = || project.dependencies.iter().filter(|d| d.ecosystem == ecosystem);
+    let of_ecosystem = || {
+        project
+            .dependencies
+            .iter()
+            .filter(|d| d.ecosystem == ecosystem)
+    };
     let mut paths: Vec<&std::path::Path> = of_ecosystem()
         .filter_map(|d| d.constraint.as_ref())
         .map(|v| v.path.as_path())
@@ -503,10 +514,20 @@ fn ecosystem_fit(
             Some(project_signs) => format!("project has {}", project_signs.join(", ")),
             None => "not in the project".to_owned(),
         };
+        let mut shown: Vec<&str> = signs
+            .iter()
+            .take(OTHERS_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let more = signs.len().saturating_sub(OTHERS_SHOWN);
+        let more_text = format!("{more} more");
+        if more > 0 {
+            shown.push(&more_text);
+        }
         evidence.push(format!(
             "{}: skill uses {}; {side}",
             ecosystem.as_str(),
-            signs.join(", ")
+            shown.join(", ")
         ));
     }
     if skill.is_empty() || shared < project_side.len() {
@@ -532,8 +553,13 @@ fn skill_stack(analysis: &Analysis) -> BTreeMap<Ecosystem, Vec<String>> {
             Ecosystem::Actions | Ecosystem::Kubernetes => None,
             other => Some(other),
         };
-        if let Some(ecosystem) = ecosystem {
+        if let Some(ecosystem) = ecosystem.filter(|_| !placeholder_package(&subject.package)) {
             add(&mut stack, ecosystem, subject.package.clone());
+        }
+    }
+    for mention in &analysis.mentions {
+        if let Some(ecosystem) = package_ecosystem(&mention.subject) {
+            add(&mut stack, ecosystem, mention.subject.package.clone());
         }
     }
     for block in &analysis.facts {
