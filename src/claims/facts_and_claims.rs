@@ -46,11 +46,13 @@ pub struct Analysis {
 impl Analysis {
     /// Reads SKILL.md and the documents `references` shows it names directly.
     pub fn of(skill: &Skill, references: &References) -> Self {
-        let mut analysis = Self::default();
-        analysis.description = skill.frontmatter.description.as_ref().map(|field| Span {
-            start: field.span.start,
-            end: field.span.end,
-        });
+        let mut analysis = Self {
+            description: skill.frontmatter.description.as_ref().map(|field| Span {
+                start: field.span.start,
+                end: field.span.end,
+            }),
+            ..Self::default()
+        };
         let named = skill.files.iter().enumerate().filter(|(index, file)| {
             file.doc.is_some()
                 && references.reach.get(*index).is_some_and(|reach| {
