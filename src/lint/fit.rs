@@ -79,8 +79,8 @@ impl StackFit {
 /// Compares the skill with the project, package first.
 ///
 /// The skill's main package ([`main_package`]) decides: the project declares it -> `core`;
-/// the project uses its ecosystem but not the package -> `partial`; not even the ecosystem
-/// -> `off-stack`. A main package the description does not name must be used at least
+/// the project uses its ecosystem but not the package, or another ecosystem the skill works
+/// in -> `partial`; none of them -> `off-stack`. A main package the description does not name must be used at least
 /// [`MAIN_USES`] times. A skill without one is compared by ecosystems (of its packages,
 /// runtimes and code blocks): all in the project -> `core`, some -> `partial`, none ->
 /// `off-stack`.
@@ -112,7 +112,10 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     } else {
         !found.is_empty()
     };
-    let fit = match (in_project, ecosystem_used) {
+    // Off-stack means nothing shared: a skill whose main package is a Python one but whose
+    // examples also cover the project's Go is partial there.
+    let shares_any = skill.keys().any(|e| project_side.contains_key(e));
+    let fit = match (in_project, ecosystem_used || shares_any) {
         (true, _) => Fit::Core,
         (false, true) => Fit::Partial,
         (false, false) => Fit::OffStack,

@@ -490,3 +490,22 @@ fn installs_in_every_installer_and_in_inline_code_are_read() {
         "{text}"
     );
 }
+
+#[test]
+fn a_skill_whose_examples_cover_the_project_s_ecosystem_is_not_off_stack() {
+    // The Python package is used most, but the Go example meets the project's Go.
+    let body = "```python\nfrom opentelemetry import trace\nfrom opentelemetry import metrics\nfrom opentelemetry.sdk import resources\n```\n\n```go\nimport \"fmt\"\n```\n";
+    let go = [
+        (
+            "go.mod",
+            "module gitlab.com/team/svc\n\ngo 1.22\n\nrequire github.com/gin-gonic/gin v1.10.0\n",
+        ),
+        ("main.go", "package main\n"),
+    ];
+    let (_, text) = review_in("Adds tracing. Use when instrumenting a service.", body, &go);
+    assert!(
+        text.contains("fit: partial (opentelemetry: the skill's main package"),
+        "{text}"
+    );
+    assert!(!text.contains("SG405"), "{text}");
+}

@@ -121,9 +121,9 @@ pub const OFF_STACK: Rule = Rule {
     what: "Computes the stack fit from the skill's main package: among the packages and \
            runtimes the frontmatter description names, the one the skill uses most (imports, \
            installs, manifest entries and prose names counted together), else the most used \
-           of all. `core` when the project declares it, `partial` when the project uses its \
-           ecosystem without it, `off-stack` when the project does not use its ecosystem at \
-           all; off-stack is reported. A skill that names no package is compared by \
+           of all (used at least 3 times). `core` when the project declares it, `partial` when \
+           the project uses its ecosystem without it or another ecosystem the skill works in, \
+           `off-stack` when it uses none of them; off-stack is reported. A skill that names no package is compared by \
            ecosystems (its code blocks' languages against the project's dependencies, \
            runtimes and source files).",
     why: "A skill for another stack only costs context and pulls the agent towards \
