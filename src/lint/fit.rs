@@ -42,7 +42,8 @@ impl fmt::Display for Fit {
 /// The fit and what it rests on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StackFit {
-    /// `None` when the skill shows no language or package at all.
+    /// `None` when the skill shows no language or package at all, or names no package and
+    /// only its example code is in a language the project does not use.
     pub fit: Option<Fit>,
     /// The package the skill is about, when it names or uses one (see [`main_package`]).
     pub main: Option<MainPackage>,
@@ -71,7 +72,13 @@ impl StackFit {
     pub fn summary(&self) -> String {
         match self.fit {
             Some(fit) => format!("fit: {fit} ({})", self.evidence.join("; ")),
-            None => "fit: unknown (the skill names no language or package)".to_owned(),
+            None if self.evidence.is_empty() => {
+                "fit: unknown (the skill names no language or package)".to_owned()
+            }
+            None => format!(
+                "fit: unknown (the skill names no package; {})",
+                self.evidence.join("; ")
+            ),
         }
     }
 }
@@ -91,7 +98,12 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     let skill_ecosystems = skill.keys().copied().collect();
     let project_ecosystems = project_side.keys().copied().collect();
     let Some(main) = main_package(&uses).filter(|m| m.described || m.total() >= MAIN_USES) else {
-        let (fit, evidence) = ecosystem_fit(&skill, &project_side);
+        let (mut fit, evidence) = ecosystem_fit(&skill, &project_side);
+        // Example code alone, in a language the project does not use, does not make a skill
+        // about that language: a debugging method shown in TypeScript applies anywhere.
+        if uses.is_empty() && fit == Some(Fit::OffStack) {
+            fit = None;
+        }
         return StackFit {
             fit,
             main: None,

@@ -509,3 +509,19 @@ fn a_skill_whose_examples_cover_the_project_s_ecosystem_is_not_off_stack() {
     );
     assert!(!text.contains("SG405"), "{text}");
 }
+
+#[test]
+fn example_code_alone_in_another_language_leaves_the_fit_unknown() {
+    // A debugging method shown in TypeScript, checked against a Rust workspace.
+    let body = "Reproduce first, then bisect.\n\n```ts\nconst value = compute(input);\nconsole.log(value);\n```\n";
+    let (_, text) = review_in(
+        "Debugs failures. Use when a test fails.",
+        body,
+        &RUST_WITH_DOCS[..3],
+    );
+    assert!(!text.contains("SG405"), "{text}");
+    assert!(
+        text.contains("fit: unknown (the skill names no package; npm: skill uses TypeScript code; not in the project"),
+        "{text}"
+    );
+}
