@@ -42,8 +42,8 @@ impl fmt::Display for Fit {
 /// The fit and what it rests on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StackFit {
-    /// `None` when the skill shows no language or package at all, or names no package and
-    /// only its example code is in a language the project does not use.
+    /// `None` when the skill shows no language or package at all, or has no main package
+    /// and shares no ecosystem with the project.
     pub fit: Option<Fit>,
     /// The package the skill is about, when it names or uses one (see [`main_package`]).
     pub main: Option<MainPackage>,
@@ -76,7 +76,7 @@ impl StackFit {
                 "fit: unknown (the skill names no language or package)".to_owned()
             }
             None => format!(
-                "fit: unknown (the skill names no package; {})",
+                "fit: unknown (the skill is about no package; {})",
                 self.evidence.join("; ")
             ),
         }
@@ -99,9 +99,10 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     let project_ecosystems = project_side.keys().copied().collect();
     let Some(main) = main_package(&uses).filter(|m| m.described || m.total() >= MAIN_USES) else {
         let (mut fit, evidence) = ecosystem_fit(&skill, &project_side);
-        // Example code alone, in a language the project does not use, does not make a skill
-        // about that language: a debugging method shown in TypeScript applies anywhere.
-        if uses.is_empty() && fit == Some(Fit::OffStack) {
+        // Without a package it is about, a skill is not off-stack for its examples' language
+        // or the packages they happen to use: a debugging method shown in TypeScript, or a
+        // CI guide whose one template sets up Node, applies anywhere.
+        if fit == Some(Fit::OffStack) {
             fit = None;
         }
         return StackFit {

@@ -521,7 +521,7 @@ fn example_code_alone_in_another_language_leaves_the_fit_unknown() {
     );
     assert!(!text.contains("SG405"), "{text}");
     assert!(
-        text.contains("fit: unknown (the skill names no package; npm: skill uses TypeScript code; not in the project"),
+        text.contains("fit: unknown (the skill is about no package; npm: skill uses TypeScript code; not in the project"),
         "{text}"
     );
 }

@@ -123,9 +123,10 @@ pub const OFF_STACK: Rule = Rule {
            installs, manifest entries and prose names counted together), else the most used \
            of all (used at least 3 times). `core` when the project declares it, `partial` when \
            the project uses its ecosystem without it or another ecosystem the skill works in, \
-           `off-stack` when it uses none of them; off-stack is reported. A skill that names no package is compared by \
-           ecosystems (its code blocks' languages against the project's dependencies, \
-           runtimes and source files).",
+           `off-stack` when it uses none of them; off-stack is reported. A skill about no \
+           package is compared by ecosystems (its code blocks' languages, packages and \
+           runtimes against the project's dependencies, runtimes and source files) and is \
+           never off-stack: a method shown in one language applies in others.",
     why: "A skill for another stack only costs context and pulls the agent towards \
           conventions the repository does not have.",
     fires: r#"==> SKILL.md <==
