@@ -525,3 +525,32 @@ fn example_code_alone_in_another_language_leaves_the_fit_unknown() {
         "{text}"
     );
 }
+
+#[test]
+fn constraint_syntax_in_a_tutorial_and_a_compatibility_note_claim_nothing() {
+    // python-poetry resolves django 4.2.11, outside the range the tutorial writes.
+    let tutorial = "Write a range with both ends:\n\n```bash\nuv add \"django>=5.0,<6.0\"\n```\n";
+    let (_, text) = review_text(tutorial, "fixtures/repos/python-poetry");
+    assert!(!text.contains(" SG401 "), "{text}");
+    let (_, text) = review_text(
+        "This skill targets Django 5.0.\n",
+        "fixtures/repos/python-poetry",
+    );
+    assert!(
+        text.contains(" SG401 "),
+        "the control claim must conflict: {text}"
+    );
+
+    // npm-pnpm-canary declares react ^18.2.0.
+    let note = "React 19 requires v16.1.0+ of the plugin.\n";
+    let (_, text) = review_text(note, "fixtures/repos/npm-pnpm-canary");
+    assert!(!text.contains("written for react"), "{text}");
+    let (_, text) = review_text(
+        "This skill targets React 19.\n",
+        "fixtures/repos/npm-pnpm-canary",
+    );
+    assert!(
+        text.contains("written for react 19"),
+        "the control claim must conflict: {text}"
+    );
+}
