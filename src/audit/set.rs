@@ -86,7 +86,7 @@ pub struct SetRule {
 }
 
 /// Two skills with the same `name`.
-pub const DUPLICATE_NAME: SetRule = SetRule {
+pub const DUPLICATE_SKILL_NAME: SetRule = SetRule {
     code: "SG701",
     name: "duplicate-skill-name",
     severity: Severity::Warning,
@@ -197,7 +197,7 @@ Run the failing test fifty times with a fixed seed, record which runs fail, comp
 ",
 };
 /// Descriptions that together exceed the listing budget.
-pub const CROWDED_LISTING: SetRule = SetRule {
+pub const CROWDED_SKILL_LISTING: SetRule = SetRule {
     code: "SG704",
     name: "crowded-skill-listing",
     severity: Severity::Warning,
@@ -242,10 +242,10 @@ Run the failing test fifty times and compare the logs of the failing runs.
 
 /// Every set-level rule, in code order.
 pub const SET_RULES: &[&SetRule] = &[
-    &DUPLICATE_NAME,
+    &DUPLICATE_SKILL_NAME,
     &DUPLICATE_DESCRIPTION,
     &NEAR_DUPLICATE_BODY,
-    &CROWDED_LISTING,
+    &CROWDED_SKILL_LISTING,
 ];
 
 /// Codes of the set-level rules that `selection` turns off.
@@ -303,14 +303,17 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
 
     let mut names: HashMap<&str, usize> = HashMap::new();
     let mut descriptions: HashMap<&str, usize> = HashMap::new();
-    let by_name = settings.runs(&DUPLICATE_NAME);
+    let by_name = settings.runs(&DUPLICATE_SKILL_NAME);
     let by_description = settings.runs(&DUPLICATE_DESCRIPTION);
     for &i in &readable {
         if let Some(name) = rows[i].name.as_deref().filter(|n| by_name && !n.is_empty()) {
             if let Some(&first) = names.get(name) {
                 counts.duplicate_names += 1;
                 let message = format!("another skill of the set is also named `{name}`");
-                found.push((i, record(&DUPLICATE_NAME, &rows[i], &rows[first], message)));
+                found.push((
+                    i,
+                    record(&DUPLICATE_SKILL_NAME, &rows[i], &rows[first], message),
+                ));
             } else {
                 names.insert(name, i);
             }
@@ -370,7 +373,8 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
         }
     }
 
-    if settings.runs(&CROWDED_LISTING) && counts.description_tokens > settings.listing_tokens {
+    if settings.runs(&CROWDED_SKILL_LISTING) && counts.description_tokens > settings.listing_tokens
+    {
         let longest = readable.iter().copied().max_by(|&a, &b| {
             rows[a]
                 .description_tokens
@@ -385,7 +389,7 @@ pub fn apply(rows: &mut [Row], settings: &AuditSettings) -> SetCounts {
                 settings.listing_tokens,
                 rows[i].description_tokens
             );
-            let mut f = record(&CROWDED_LISTING, &rows[i], &rows[i], message);
+            let mut f = record(&CROWDED_SKILL_LISTING, &rows[i], &rows[i], message);
             f.related.clear();
             f.help = Some(
                 "shorten the longest descriptions, split the set into packs installed separately, or raise `listing-tokens` under [audit] in skillgate.toml"

@@ -83,6 +83,7 @@ impl Error {
             Error::Skill(e) => Some(e),
             Error::Assess(AssessError::Eval(e)) => Some(e),
             Error::Mine(e) => Some(e),
+            Error::Knowledge(e) => Some(e),
             _ => None,
         }
     }
@@ -101,10 +102,11 @@ impl Diagnostic for Error {
             Error::Merge(_) => "skillgate::merge",
             Error::Fix { .. } => "skillgate::fix",
             Error::Output(_) => "skillgate::output",
-            Error::Knowledge(_) => "skillgate::knowledge",
             Error::Usage { .. } => "skillgate::usage",
             // The layers with a diagnostic of their own answered above.
-            Error::Config(_) | Error::Skill(_) | Error::Mine(_) => "skillgate::usage",
+            Error::Config(_) | Error::Skill(_) | Error::Mine(_) | Error::Knowledge(_) => {
+                "skillgate::usage"
+            }
         }))
     }
 

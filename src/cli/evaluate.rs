@@ -32,6 +32,7 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
         .or_else(|| recorded.filter(|p| p.is_file()))
         .or_else(|| discover(&command.eval.repo()));
     let config = load_config(config_path.as_deref())?;
+    super::knowledge::install_configured(&config)?;
     let given = Overrides::from(command.eval);
     let options = match given.resume.clone() {
         Some(run_dir) => {

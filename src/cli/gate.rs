@@ -147,6 +147,7 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
         return Ok(ExitCode::SUCCESS);
     }
     let config = load_config(args)?;
+    super::knowledge::install_configured(&config)?;
     let project = project::scan(&args.repo)?;
     let settings = config.lint();
     let fail_on = args

@@ -107,7 +107,7 @@ enum Command {
     /// validate your own knowledge pack with `skillgate knowledge check DIR`.
     ///
     /// `knowledge = ["DIR"]` in skillgate.toml adds packs to the built-in knowledge for
-    /// `check` and `audit`; a pack that does not validate stops the run.
+    /// `check`, `audit`, `gate` and `eval`; a pack that does not validate stops the run.
     #[command(after_long_help = knowledge::KNOWLEDGE_EXAMPLES)]
     Knowledge(knowledge::KnowledgeArgs),
 }

@@ -357,6 +357,28 @@ impl CellRecord {
     }
 }
 
+/// What is wrong with a journal or a run description.
+#[derive(Debug, thiserror::Error)]
+pub enum JournalProblem {
+    /// A new run was pointed at a journal that already holds cells.
+    #[error("already holds cells; resume the run or choose another directory")]
+    HoldsCells,
+    /// A line of the journal is not a cell record.
+    #[error("line {number}: {source}")]
+    Line {
+        /// 1-based line number.
+        number: usize,
+        /// What the JSON reader said.
+        source: serde_json::Error,
+    },
+    /// `run.json` is not what `skillgate eval` writes.
+    #[error("not a run description of skillgate eval: {0}")]
+    NotARunDescription(#[source] serde_json::Error),
+    /// A record could not be written as JSON.
+    #[error("{0}")]
+    Encode(#[source] serde_json::Error),
+}
+
 /// The append-only `cells.jsonl` of one run directory.
 #[derive(Debug)]
 pub struct Journal {
@@ -373,7 +395,7 @@ impl Journal {
         if std::fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
             return Err(EvalError::Journal {
                 path,
-                message: "already holds cells; resume the run or choose another directory".into(),
+                problem: JournalProblem::HoldsCells,
             });
         }
         Self::open(run_dir)
@@ -421,7 +443,7 @@ impl Journal {
     pub fn append(&mut self, cell: &CellRecord) -> Result<(), EvalError> {
         let mut line = serde_json::to_vec(cell).map_err(|e| EvalError::Journal {
             path: self.path.clone(),
-            message: e.to_string(),
+            problem: JournalProblem::Encode(e),
         })?;
         line.push(b'\n');
         let io = |e| EvalError::io("appending to", &self.path, e);
@@ -457,9 +479,9 @@ pub fn read_cells(path: &Path) -> Result<Vec<CellRecord>, EvalError> {
         if line.trim().is_empty() {
             continue;
         }
-        let cell = serde_json::from_str(&line).map_err(|e| EvalError::Journal {
+        let cell = serde_json::from_str(&line).map_err(|source| EvalError::Journal {
             path: path.to_owned(),
-            message: format!("line {number}: {e}"),
+            problem: JournalProblem::Line { number, source },
         })?;
         cells.push(cell);
     }
@@ -527,7 +549,7 @@ pub fn read_run_info(run_dir: &Path) -> Result<RunInfo, EvalError> {
     let text = std::fs::read(&path).map_err(|e| EvalError::io("reading", &path, e))?;
     serde_json::from_slice(&text).map_err(|e| EvalError::Journal {
         path,
-        message: format!("not a run description of skillgate eval: {e}"),
+        problem: JournalProblem::NotARunDescription(e),
     })
 }
 
@@ -537,7 +559,7 @@ pub fn write_run_info(run_dir: &Path, info: &RunInfo) -> Result<(), EvalError> {
     let tmp = run_dir.join(format!("{RUN_FILE}.tmp"));
     let text = serde_json::to_vec_pretty(info).map_err(|e| EvalError::Journal {
         path: path.clone(),
-        message: e.to_string(),
+        problem: JournalProblem::Encode(e),
     })?;
     std::fs::write(&tmp, text).map_err(|e| EvalError::io("writing", &tmp, e))?;
     std::fs::rename(&tmp, &path).map_err(|e| EvalError::io("renaming", &path, e))
@@ -579,7 +601,7 @@ impl OutcomeCache {
         let tmp = self.dir.join(format!("{fingerprint}.json.tmp"));
         let text = serde_json::to_vec(cell).map_err(|e| EvalError::Journal {
             path: path.clone(),
-            message: e.to_string(),
+            problem: JournalProblem::Encode(e),
         })?;
         std::fs::write(&tmp, text).map_err(|e| EvalError::io("writing", &tmp, e))?;
         std::fs::rename(&tmp, &path).map_err(|e| EvalError::io("renaming", &path, e))

@@ -41,13 +41,13 @@ pub enum EvalError {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// A task directory does not follow the task layout.
-    #[error("task {task}: {message}")]
+    /// A task directory does not follow the task layout, or asks for what cannot be given.
+    #[error("task {task}: {problem}")]
     Task {
         /// The task id (its directory name).
         task: String,
         /// What is wrong.
-        message: String,
+        problem: Box<task::TaskProblem>,
     },
     /// The repository's files cannot be read from git.
     #[error(
@@ -66,13 +66,13 @@ pub enum EvalError {
     /// The control-text pool cannot produce a matched C2 body.
     #[error("control pool: the pool needs both prose paragraphs and code blocks")]
     ControlPool,
-    /// The journal of a run directory is unusable.
-    #[error("journal {path}: {message}")]
+    /// The journal or the run description of a run directory is unusable.
+    #[error("journal {}: {problem}", path.display())]
     Journal {
-        /// The journal file.
+        /// The journal file, or `run.json`.
         path: PathBuf,
         /// What is wrong.
-        message: String,
+        problem: journal::JournalProblem,
     },
     /// The sandbox cannot run cells at all (daemon unreachable, image missing, build failed).
     #[error(transparent)]
@@ -158,6 +158,20 @@ pub enum EvalError {
 }
 
 impl miette::Diagnostic for EvalError {
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        match self {
+            Self::Task { problem, .. } => problem.snippet().map(|s| s.source_code()),
+            _ => None,
+        }
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        match self {
+            Self::Task { problem, .. } => problem.snippet().map(|s| s.labels()),
+            _ => None,
+        }
+    }
+
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
         let code = match self {
             Self::Sandbox(e) => return e.code(),
@@ -252,26 +266,33 @@ pub fn repo_bundle(repo: &std::path::Path, worktree: bool) -> Result<sandbox::Bu
 pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunSummary, EvalError> {
     let mut set = task::Task::load_all(&options.tasks)?;
     // A task that cannot be used is reported and left out; the others still run.
-    let (tasks, unusable): (Vec<_>, Vec<_>) = std::mem::take(&mut set.tasks)
-        .into_iter()
-        .partition(|t| t.problems(Some(&skill)).is_empty());
-    set.refused.extend(unusable.iter().map(|t| task::Refusal {
-        task: t.id.clone(),
-        reason: t.problems(Some(&skill)).join("; "),
-    }));
+    let mut tasks = Vec::new();
+    for task in std::mem::take(&mut set.tasks) {
+        let problems = task.problems(Some(&skill));
+        if problems.is_empty() {
+            tasks.push(task);
+        } else {
+            set.refused.push(task::Refused {
+                task: task.id,
+                problems,
+            });
+        }
+    }
     set.refused.sort_by(|a, b| a.task.cmp(&b.task));
-    for refusal in &set.refused {
+    let refused: Vec<task::Refusal> = set.refused.iter().map(task::Refused::record).collect();
+    for refusal in &refused {
         eprintln!("skipped task {}: {}", refusal.task, refusal.reason);
     }
     if tasks.is_empty() {
-        return Err(match set.refused.as_slice() {
-            [one] => EvalError::Task {
-                task: one.task.clone(),
-                message: one.reason.clone(),
+        let count = set.refused.len();
+        return Err(match <[task::Refused; 1]>::try_from(set.refused) {
+            Ok([one]) => EvalError::Task {
+                task: one.task,
+                problem: Box::new(task::TaskProblem::all(one.problems)),
             },
-            _ => EvalError::NoUsableTask {
+            Err(_) => EvalError::NoUsableTask {
                 tasks: options.tasks.clone(),
-                count: set.refused.len(),
+                count,
             },
         });
     }
@@ -301,7 +322,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         cache: options.cache_dir.as_ref().map(journal::OutcomeCache::new),
         quiet: options.quiet,
         verifier_offline: options.verifier_offline,
-        refused: set.refused,
+        refused,
         shard: options.shard,
     };
     let run_id = run_id(&options.out);
@@ -448,7 +469,7 @@ pub fn check_tasks(
         .iter()
         .map(|r| TaskCheck {
             task: r.task.clone(),
-            problems: vec![r.reason.clone()],
+            problems: r.problems.iter().map(ToString::to_string).collect(),
             notes: Vec::new(),
             discrimination: None,
         })
@@ -468,7 +489,11 @@ pub fn check_tasks(
     sandbox.prepare(&tasks)?;
     let bases = base::Bases::load(repo_dir, &tasks)?;
     for task in &tasks {
-        let mut problems = task.problems(skill);
+        let mut problems: Vec<String> = task
+            .problems(skill)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         let discrimination = match runner::prove_discrimination(
             sandbox,
             task,

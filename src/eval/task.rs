@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::eval::EvalError;
 use crate::eval::condition::SkillParts;
+use crate::snippet::Snippet;
 
 /// The `[metadata]` key naming the commit a task starts from.
 pub const BASE_COMMIT_KEY: &str = "base_commit";
@@ -172,33 +173,240 @@ pub struct Refusal {
     pub reason: String,
 }
 
-/// The tasks of a folder: those that loaded, and one line for each that did not.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The tasks of a folder: those that loaded, and why each other one did not.
+#[derive(Debug, Default)]
 pub struct TaskSet {
     /// Loaded tasks, sorted by id.
     pub tasks: Vec<Task>,
     /// Tasks that cannot be run, sorted by id.
-    pub refused: Vec<Refusal>,
+    pub refused: Vec<Refused>,
+}
+
+/// A task that cannot be run, and every reason, typed.
+#[derive(Debug)]
+pub struct Refused {
+    /// The task id (its directory name).
+    pub task: String,
+    /// Why; never empty.
+    pub problems: Vec<TaskProblem>,
+}
+
+impl Refused {
+    /// The line recorded in the run description and printed on stderr.
+    pub fn record(&self) -> Refusal {
+        Refusal {
+            task: self.task.clone(),
+            reason: join(&self.problems),
+        }
+    }
+}
+
+/// The problems as one line, `; `-separated.
+pub fn join(problems: &[TaskProblem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Why a task cannot be loaded or run as its files say, in one line naming the field.
+#[derive(Debug, thiserror::Error)]
+pub enum TaskProblem {
+    /// A file of the task cannot be read.
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// `task.toml` is not valid TOML or not a task description.
+    #[error("task.toml: {}", source.message())]
+    Syntax {
+        /// What the TOML reader said.
+        source: toml::de::Error,
+        /// The file and the span the reader pointed at.
+        snippet: Box<Snippet>,
+    },
+    /// Harbor's multi-step tasks.
+    #[error("multi-step tasks (`steps`) are not supported")]
+    Steps,
+    /// `allowed_hosts`, which would need a filtering proxy.
+    #[error(
+        "[{table}] allowed_hosts is not supported: skillgate cannot limit the network to some hosts"
+    )]
+    AllowedHosts {
+        /// The table that sets it.
+        table: &'static str,
+    },
+    /// A key of a table that would change how the task runs.
+    #[error("[{table}] {key} is not supported")]
+    UnsupportedKey {
+        /// The table.
+        table: &'static str,
+        /// The key.
+        key: &'static str,
+    },
+    /// A top-level key that would change how the task runs.
+    #[error("`{key}` is not supported")]
+    UnsupportedTopKey {
+        /// The key.
+        key: &'static str,
+    },
+    /// A file that would change how the task runs.
+    #[error("{file} is not supported")]
+    UnsupportedFile {
+        /// The path under the task folder.
+        file: &'static str,
+    },
+    /// `[environment] memory` or `storage` is not a size.
+    #[error("[environment] {field}: {problem}")]
+    Size {
+        /// `memory` or `storage`.
+        field: &'static str,
+        /// What is wrong with it.
+        problem: SizeError,
+    },
+    /// `[environment] workdir` is relative or climbs out.
+    #[error("[environment] workdir must be an absolute path without `..`, not `{workdir}`")]
+    Workdir {
+        /// The value as written.
+        workdir: String,
+    },
+    /// An `env` value names a host variable that is not set.
+    #[error("[{table}] {key} needs the host variable {variable}, which is not set")]
+    HostVariable {
+        /// The env table, e.g. `agent.env`.
+        table: &'static str,
+        /// The task's variable.
+        key: String,
+        /// The host variable it reads.
+        variable: String,
+    },
+    /// `network_mode = "allowlist"`.
+    #[error(
+        "[{table}] network_mode = \"allowlist\" is not supported: skillgate cannot limit the network to some hosts"
+    )]
+    Allowlist {
+        /// The table.
+        table: &'static str,
+    },
+    /// A `network_mode` Harbor does not define.
+    #[error("[{table}] network_mode must be \"public\" or \"no-network\", not \"{mode}\"")]
+    NetworkMode {
+        /// The table.
+        table: &'static str,
+        /// The value as written.
+        mode: String,
+    },
+    /// A `user` that is neither a name nor a uid.
+    #[error("[{table}] user must be a user name or a uid, not a {kind}")]
+    User {
+        /// The table.
+        table: &'static str,
+        /// The TOML type given instead.
+        kind: &'static str,
+    },
+    /// `instruction.md` holds nothing.
+    #[error("instruction.md is empty")]
+    EmptyInstruction,
+    /// The verifier script is missing.
+    #[error("tests/test.sh is missing")]
+    MissingVerifier,
+    /// A time limit that is not a positive number.
+    #[error("[{phase}] timeout_sec must be a positive number")]
+    Timeout {
+        /// `agent` or `verifier`.
+        phase: &'static str,
+    },
+    /// The instruction names the skill under evaluation.
+    #[error("instruction names the skill `{name}`")]
+    NamesSkill {
+        /// The skill's name.
+        name: String,
+    },
+    /// The instruction quotes a run of the skill's body.
+    #[error("instruction quotes the skill: \"{quote}\"")]
+    QuotesSkill {
+        /// The quoted words.
+        quote: String,
+    },
+    /// The docker backend has neither an image nor a Dockerfile to start from.
+    #[error("needs [environment] docker_image or environment/Dockerfile for the docker backend")]
+    NoImage,
+    /// More than one of the above.
+    #[error("{}", join(.0))]
+    Several(Vec<TaskProblem>),
+}
+
+impl TaskProblem {
+    /// One problem for a non-empty list: the problem itself when there is one.
+    pub fn all(mut problems: Vec<TaskProblem>) -> Self {
+        if problems.len() == 1 {
+            problems.remove(0)
+        } else {
+            Self::Several(problems)
+        }
+    }
+
+    /// The file and span the problem points at, when it has one.
+    pub fn snippet(&self) -> Option<&Snippet> {
+        match self {
+            Self::Syntax { snippet, .. } => Some(snippet),
+            _ => None,
+        }
+    }
+}
+
+/// Why a Harbor size string is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// Not a number with a `G`, `M` or `K` unit.
+    #[error("`{0}` is not a size like \"2G\" or \"512M\"")]
+    NotASize(String),
+    /// Under one MiB.
+    #[error("`{0}` is less than 1 MiB")]
+    TooSmall(String),
+}
+
+/// A task's id: its directory name.
+fn task_id(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| dir.display().to_string())
 }
 
 impl Task {
     /// Loads the task in `dir`.
     pub fn load(dir: &Path) -> Result<Task, EvalError> {
-        let id = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| dir.display().to_string());
-        let bad = |message: String| EvalError::Task {
-            task: id.clone(),
-            message,
-        };
+        let id = task_id(dir);
+        Self::read(dir, id.clone()).map_err(|problem| EvalError::Task {
+            task: id,
+            problem: Box::new(problem),
+        })
+    }
+
+    fn read(dir: &Path, id: String) -> Result<Task, TaskProblem> {
         let toml_path = dir.join("task.toml");
         let text = read_text(&toml_path)?;
-        let config: TaskConfig =
-            toml::from_str(&text).map_err(|e| bad(format!("task.toml: {}", e.message())))?;
-        let settings = resolve(dir, &config, |k| std::env::var(k).ok()).map_err(bad)?;
+        let config: TaskConfig = toml::from_str(&text).map_err(|source| {
+            let span = source.span().unwrap_or(0..0);
+            let name = toml_path.display().to_string();
+            TaskProblem::Syntax {
+                snippet: Box::new(Snippet::new(&name, &text, span, "here")),
+                source,
+            }
+        })?;
+        let settings = resolve(dir, &config, |k| std::env::var(k).ok())?;
         let instruction = read_text(&dir.join("instruction.md"))?;
-        let sha256 = tree_sha256(dir)?;
+        let sha256 = hash_tree(dir).map_err(|(action, path, source)| TaskProblem::Io {
+            action,
+            path,
+            source,
+        })?;
         Ok(Task {
             id,
             dir: dir.to_owned(),
@@ -230,17 +438,12 @@ impl Task {
         }
         let mut set = TaskSet::default();
         for d in &dirs {
-            match Task::load(d) {
+            let id = task_id(d);
+            match Task::read(d, id.clone()) {
                 Ok(task) => set.tasks.push(task),
-                Err(e) => set.refused.push(Refusal {
-                    task: d
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
-                    reason: match e {
-                        EvalError::Task { message, .. } => message,
-                        other => other.to_string(),
-                    },
+                Err(problem) => set.refused.push(Refused {
+                    task: id,
+                    problems: vec![problem],
                 }),
             }
         }
@@ -327,20 +530,20 @@ impl Task {
 
     /// Problems that make the task unusable, without running anything. With a skill, an
     /// instruction that names or quotes it is refused: the agent must earn the skill's help.
-    pub fn problems(&self, skill: Option<&SkillParts>) -> Vec<String> {
+    pub fn problems(&self, skill: Option<&SkillParts>) -> Vec<TaskProblem> {
         let mut problems = Vec::new();
         if self.instruction.trim().is_empty() {
-            problems.push("instruction.md is empty".to_owned());
+            problems.push(TaskProblem::EmptyInstruction);
         }
         if !self.tests_dir().join("test.sh").is_file() {
-            problems.push("tests/test.sh is missing".to_owned());
+            problems.push(TaskProblem::MissingVerifier);
         }
         for (phase, timeout) in [
             ("agent", self.config.agent.timeout_sec),
             ("verifier", self.config.verifier.timeout_sec),
         ] {
             if timeout.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
-                problems.push(format!("[{phase}] timeout_sec must be a positive number"));
+                problems.push(TaskProblem::Timeout { phase });
             }
         }
         if let Some(skill) = skill {
@@ -350,7 +553,7 @@ impl Task {
     }
 
     /// Whether the instruction names the skill or quotes a run of its body.
-    fn leaks(&self, skill: &SkillParts) -> Vec<String> {
+    fn leaks(&self, skill: &SkillParts) -> Vec<TaskProblem> {
         let mut found = Vec::new();
         let instruction = words(&self.instruction);
         let name = words(&skill.name);
@@ -359,17 +562,18 @@ impl Task {
                 .windows(name.len())
                 .any(|w| w == name.as_slice())
         {
-            found.push(format!("instruction names the skill `{}`", skill.name));
+            found.push(TaskProblem::NamesSkill {
+                name: skill.name.clone(),
+            });
         }
         let body = words(&skill.body);
         if let Some(quote) = body
             .windows(QUOTE_WORDS)
             .find(|run| instruction.windows(QUOTE_WORDS).any(|w| w == *run))
         {
-            found.push(format!(
-                "instruction quotes the skill: \"{}\"",
-                quote.join(" ")
-            ));
+            found.push(TaskProblem::QuotesSkill {
+                quote: quote.join(" "),
+            });
         }
         found
     }
@@ -380,15 +584,21 @@ fn resolve(
     dir: &Path,
     config: &TaskConfig,
     host: impl Fn(&str) -> Option<String>,
-) -> Result<TaskSettings, String> {
+) -> Result<TaskSettings, TaskProblem> {
     refuse_unsupported(dir, config)?;
     let environment = &config.environment;
     let memory_mb = match &environment.memory {
-        Some(text) => Some(size_mb(text).map_err(|e| format!("[environment] memory: {e}"))?),
+        Some(text) => Some(size_mb(text).map_err(|problem| TaskProblem::Size {
+            field: "memory",
+            problem,
+        })?),
         None => environment.memory_mb,
     };
     let storage_mb = match &environment.storage {
-        Some(text) => Some(size_mb(text).map_err(|e| format!("[environment] storage: {e}"))?),
+        Some(text) => Some(size_mb(text).map_err(|problem| TaskProblem::Size {
+            field: "storage",
+            problem,
+        })?),
         None => environment.storage_mb,
     };
     if let Some(workdir) = environment
@@ -396,24 +606,28 @@ fn resolve(
         .as_ref()
         .filter(|w| !w.starts_with('/') || w.split('/').any(|p| p == ".."))
     {
-        return Err(format!(
-            "[environment] workdir must be an absolute path without `..`, not `{workdir}`"
-        ));
+        return Err(TaskProblem::Workdir {
+            workdir: workdir.clone(),
+        });
     }
-    let env = |table: &str, vars: &std::collections::BTreeMap<String, String>| {
+    let env = |table: &'static str, vars: &std::collections::BTreeMap<String, String>| {
         vars.iter()
             .map(|(k, v)| {
-                expand(v, &host).map(|v| (k.clone(), v)).map_err(|var| {
-                    format!("[{table}] {k} needs the host variable {var}, which is not set")
-                })
+                expand(v, &host)
+                    .map(|v| (k.clone(), v))
+                    .map_err(|variable| TaskProblem::HostVariable {
+                        table,
+                        key: k.clone(),
+                        variable,
+                    })
             })
-            .collect::<Result<Vec<_>, String>>()
+            .collect::<Result<Vec<_>, TaskProblem>>()
     };
     let network = match environment.network_mode.as_deref() {
         Some(mode) => network_mode("environment", mode)?,
         None => environment.allow_internet.unwrap_or(true),
     };
-    let phase_network = |table: &str, phase: &PhaseConfig| {
+    let phase_network = |table: &'static str, phase: &PhaseConfig| {
         phase
             .network_mode
             .as_deref()
@@ -437,9 +651,9 @@ fn resolve(
 }
 
 /// Fields and files that would change how the task runs, and that skillgate cannot honour.
-fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), String> {
+fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), TaskProblem> {
     if config.extra.contains_key("steps") {
-        return Err("multi-step tasks (`steps`) are not supported".to_owned());
+        return Err(TaskProblem::Steps);
     }
     let environment = &config.environment;
     for (table, hosts) in [
@@ -448,14 +662,15 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), String> {
         ("verifier", &config.verifier.allowed_hosts),
     ] {
         if !hosts.is_empty() {
-            return Err(format!(
-                "[{table}] allowed_hosts is not supported: skillgate cannot limit the network to some hosts"
-            ));
+            return Err(TaskProblem::AllowedHosts { table });
         }
     }
     for key in ["healthcheck", "mcp_servers", "skills_dir", "gpu_types"] {
         if environment.extra.contains_key(key) {
-            return Err(format!("[environment] {key} is not supported"));
+            return Err(TaskProblem::UnsupportedKey {
+                table: "environment",
+                key,
+            });
         }
     }
     if environment
@@ -464,14 +679,20 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), String> {
         .and_then(toml::Value::as_integer)
         .is_some_and(|g| g > 0)
     {
-        return Err("[environment] gpus is not supported".to_owned());
+        return Err(TaskProblem::UnsupportedKey {
+            table: "environment",
+            key: "gpus",
+        });
     }
     for key in ["collect", "environment_mode", "artifacts"] {
         if config.verifier.extra.contains_key(key) {
-            return Err(format!("[verifier] {key} is not supported"));
+            return Err(TaskProblem::UnsupportedKey {
+                table: "verifier",
+                key,
+            });
         }
         if config.extra.contains_key(key) {
-            return Err(format!("`{key}` is not supported"));
+            return Err(TaskProblem::UnsupportedTopKey { key });
         }
     }
     for file in [
@@ -480,55 +701,52 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), String> {
         "tests/Dockerfile",
     ] {
         if dir.join(file).is_file() {
-            return Err(format!("{file} is not supported"));
+            return Err(TaskProblem::UnsupportedFile { file });
         }
     }
     Ok(())
 }
 
 /// `public` → network, `no-network` → none; anything else is refused.
-fn network_mode(table: &str, mode: &str) -> Result<bool, String> {
+fn network_mode(table: &'static str, mode: &str) -> Result<bool, TaskProblem> {
     match mode {
         "public" => Ok(true),
         "no-network" => Ok(false),
-        "allowlist" => Err(format!(
-            "[{table}] network_mode = \"allowlist\" is not supported: skillgate cannot limit the network to some hosts"
-        )),
-        other => Err(format!(
-            "[{table}] network_mode must be \"public\" or \"no-network\", not \"{other}\""
-        )),
+        "allowlist" => Err(TaskProblem::Allowlist { table }),
+        other => Err(TaskProblem::NetworkMode {
+            table,
+            mode: other.to_owned(),
+        }),
     }
 }
 
 /// A user as a name or a uid.
-fn user(table: &str, value: Option<&toml::Value>) -> Result<Option<String>, String> {
+fn user(table: &'static str, value: Option<&toml::Value>) -> Result<Option<String>, TaskProblem> {
     match value {
         None => Ok(None),
         Some(toml::Value::String(name)) if !name.trim().is_empty() => Ok(Some(name.clone())),
         Some(toml::Value::Integer(uid)) if *uid >= 0 => Ok(Some(uid.to_string())),
-        Some(other) => Err(format!(
-            "[{table}] user must be a user name or a uid, not a {}",
-            other.type_str()
-        )),
+        Some(other) => Err(TaskProblem::User {
+            table,
+            kind: other.type_str(),
+        }),
     }
 }
 
 /// Harbor's size strings: `2G`, `512M`, `4096K` (case-insensitive), in MiB.
-pub fn size_mb(text: &str) -> Result<u64, String> {
+pub fn size_mb(text: &str) -> Result<u64, SizeError> {
     let t = text.trim().to_ascii_uppercase();
     let (number, unit) = t.split_at(t.len().saturating_sub(1));
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{text}` is not a size like \"2G\" or \"512M\""))?;
+    let not_a_size = || SizeError::NotASize(text.to_owned());
+    let value: f64 = number.trim().parse().map_err(|_| not_a_size())?;
     let mb = match unit {
         "G" => value * 1024.0,
         "M" => value,
         "K" => value / 1024.0,
-        _ => return Err(format!("`{text}` is not a size like \"2G\" or \"512M\"")),
+        _ => return Err(not_a_size()),
     };
     if !(mb.is_finite() && mb >= 1.0) {
-        return Err(format!("`{text}` is less than 1 MiB"));
+        return Err(SizeError::TooSmall(text.to_owned()));
     }
     Ok(mb as u64)
 }
@@ -572,29 +790,43 @@ fn seconds(s: f64) -> std::time::Duration {
     std::time::Duration::try_from_secs_f64(s).unwrap_or(std::time::Duration::from_secs(1))
 }
 
-fn read_text(path: &Path) -> Result<String, EvalError> {
-    std::fs::read_to_string(path).map_err(|e| EvalError::io("reading", path, e))
+fn read_text(path: &Path) -> Result<String, TaskProblem> {
+    std::fs::read_to_string(path).map_err(|source| TaskProblem::Io {
+        action: "reading",
+        path: path.to_owned(),
+        source,
+    })
 }
+
+/// A failed file operation: what was done, on which path, and why.
+type FileFailure = (&'static str, PathBuf, std::io::Error);
 
 /// sha256 over the relative paths and contents of every file under `dir`, in path order.
 /// Symbolic links are hashed by their target, never followed out of the tree.
 pub fn tree_sha256(dir: &Path) -> Result<String, EvalError> {
+    hash_tree(dir).map_err(|(action, path, source)| EvalError::io(action, path, source))
+}
+
+fn hash_tree(dir: &Path) -> Result<String, FileFailure> {
     let mut files = Vec::new();
     collect_files(dir, dir, &mut files)?;
     files.sort();
+    let reading = |path: &Path| {
+        let path = path.to_owned();
+        move |e| ("reading", path, e)
+    };
     let mut all = Vec::new();
     for rel in files {
         let path = dir.join(&rel);
-        let meta =
-            std::fs::symlink_metadata(&path).map_err(|e| EvalError::io("reading", &path, e))?;
+        let meta = std::fs::symlink_metadata(&path).map_err(reading(&path))?;
         let contents = if meta.file_type().is_symlink() {
             std::fs::read_link(&path)
-                .map_err(|e| EvalError::io("reading", &path, e))?
+                .map_err(reading(&path))?
                 .to_string_lossy()
                 .into_owned()
                 .into_bytes()
         } else {
-            std::fs::read(&path).map_err(|e| EvalError::io("reading", &path, e))?
+            std::fs::read(&path).map_err(reading(&path))?
         };
         all.extend_from_slice(rel.as_bytes());
         all.push(0);
@@ -604,14 +836,16 @@ pub fn tree_sha256(dir: &Path) -> Result<String, EvalError> {
     Ok(crate::eval::sha256_hex(&all))
 }
 
-fn collect_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), EvalError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| EvalError::io("reading", dir, e))?;
+fn collect_files(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), FileFailure> {
+    let reading = |path: &Path| {
+        let path = path.to_owned();
+        move |e| ("reading", path, e)
+    };
+    let entries = std::fs::read_dir(dir).map_err(reading(dir))?;
     for entry in entries {
-        let entry = entry.map_err(|e| EvalError::io("reading", dir, e))?;
+        let entry = entry.map_err(reading(dir))?;
         let path = entry.path();
-        let kind = entry
-            .file_type()
-            .map_err(|e| EvalError::io("reading", &path, e))?;
+        let kind = entry.file_type().map_err(reading(&path))?;
         if kind.is_dir() {
             collect_files(root, &path, out)?;
         } else if let Ok(rel) = path.strip_prefix(root) {
@@ -661,14 +895,22 @@ mod tests {
             prohibitions: vec![],
         };
         let named = task_in(&tmp.path().join("a"), "", "Use the Release Notes skill.\n").unwrap();
-        assert!(named.problems(Some(&skill))[0].contains("names the skill"));
+        assert!(
+            named.problems(Some(&skill))[0]
+                .to_string()
+                .contains("names the skill")
+        );
         let quoted = task_in(
             &tmp.path().join("b"),
             "",
             "Please: group the changes by component, and list breaking changes first!\n",
         )
         .unwrap();
-        assert!(quoted.problems(Some(&skill))[0].contains("quotes the skill"));
+        assert!(
+            quoted.problems(Some(&skill))[0]
+                .to_string()
+                .contains("quotes the skill")
+        );
         let clean = task_in(&tmp.path().join("c"), "", "Write notes for version 2.\n").unwrap();
         assert!(clean.problems(Some(&skill)).is_empty());
     }
@@ -676,7 +918,7 @@ mod tests {
     fn settings(toml: &str) -> Result<TaskSettings, String> {
         let config: TaskConfig = toml::from_str(toml).unwrap();
         let host = |k: &str| (k == "HOST_KEY").then(|| "secret".to_owned());
-        resolve(Path::new("/nonexistent"), &config, host)
+        resolve(Path::new("/nonexistent"), &config, host).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -776,18 +1018,18 @@ mod tests {
             set.tasks.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
             ["good"]
         );
-        let refused: Vec<_> = set
-            .refused
-            .iter()
-            .map(|r| (r.task.as_str(), r.reason.as_str()))
-            .collect();
+        let refused: Vec<_> = set.refused.iter().map(Refused::record).collect();
         assert_eq!(refused.len(), 2, "{refused:?}");
         assert!(
-            refused[0].0 == "broken" && refused[0].1.starts_with("task.toml:"),
+            refused[0].task == "broken" && refused[0].reason.starts_with("task.toml:"),
             "{refused:?}"
         );
+        assert!(matches!(
+            set.refused[0].problems.as_slice(),
+            [TaskProblem::Syntax { .. }]
+        ));
         assert_eq!(
-            refused[1],
+            (refused[1].task.as_str(), refused[1].reason.as_str()),
             ("steps", "multi-step tasks (`steps`) are not supported")
         );
     }

@@ -2,7 +2,7 @@
 //!
 //! `rules/packages.toml` maps the names people write in prose and the import roots they
 //! write in code to a project package. `rules/apis/<ecosystem>/<package>.toml` lists API
-//! changes (removed, deprecated, renamed) of one package, each with the pattern that finds
+//! changes (removed, deprecated, renamed, added) of one package, each with the pattern that finds
 //! its use in a code block and the official page it was checked against.
 //!
 //! Every file is embedded at build time by [`RULE_FILES`]; a test compares that list with
@@ -338,13 +338,14 @@ impl Pattern {
 pub struct ApiChange {
     /// Unique id across all files, kebab-case.
     pub id: String,
-    /// Removed, deprecated or renamed.
+    /// Removed, deprecated, renamed or added.
     pub kind: ChangeKind,
     /// First version of the package with the change; absent for unversioned platform changes.
     pub since: Option<String>,
     /// One line saying what changed.
     pub summary: String,
-    /// What to use instead, when there is something.
+    /// What to use instead, when there is something; for an `added` API, what does the same
+    /// job on versions before `since`.
     pub replacement: Option<String>,
     /// How the use is found in a code block.
     pub pattern: Pattern,

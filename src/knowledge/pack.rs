@@ -6,6 +6,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use super::{Checks, Fires, KNOWLEDGE, Knowledge, PACKAGES_FILE, Violation, built_in, validate};
+use crate::snippet::Snippet;
 
 /// A pack read from disk: its files' texts and what they parse to.
 #[derive(Debug, Clone)]
@@ -39,14 +40,16 @@ pub enum PackError {
         path: PathBuf,
     },
     /// A file is not valid TOML or not an alias table or API file.
-    #[error("{}:{line}: {message}", path.display())]
+    #[error("{}:{line}: {}", path.display(), source.message().trim())]
     Invalid {
         /// The file.
         path: PathBuf,
         /// 1-based line of the problem.
         line: usize,
         /// What the parser said.
-        message: String,
+        source: toml::de::Error,
+        /// The file and the span the parser pointed at.
+        snippet: Box<Snippet>,
     },
     /// The pack parses but its entries do not validate.
     #[error(
@@ -65,6 +68,43 @@ pub enum PackError {
     /// Packs were added after the knowledge was first read.
     #[error("knowledge packs must be added before the knowledge is first used")]
     InUse,
+}
+
+impl miette::Diagnostic for PackError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let code = match self {
+            Self::Io { .. } => "io",
+            Self::Empty { .. } => "empty",
+            Self::Invalid { .. } => "invalid",
+            Self::Problems { .. } => "problems",
+            Self::InUse => "in-use",
+        };
+        Some(Box::new(format!("skillgate::knowledge::{code}")))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let help = match self {
+            Self::Empty { .. } | Self::Invalid { .. } => {
+                "docs/knowledge.md describes the files of a knowledge pack"
+            }
+            _ => return None,
+        };
+        Some(Box::new(help))
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        match self {
+            Self::Invalid { snippet, .. } => Some(snippet.source_code()),
+            _ => None,
+        }
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        match self {
+            Self::Invalid { snippet, .. } => Some(snippet.labels()),
+            _ => None,
+        }
+    }
 }
 
 /// One problem in a pack, with the file and line it is on.
@@ -133,11 +173,18 @@ pub fn load_pack(dir: &Path) -> Result<Pack, PackError> {
         let full = dir.join(&path);
         let text = std::fs::read_to_string(&full).map_err(io(&full))?;
         let parsed = Knowledge::parse_texts([(path.as_str(), text.as_str())]).map_err(|e| {
-            let offset = e.source.span().map_or(0, |span| span.start);
+            let span = e.source.span().unwrap_or(0..0);
+            let offset = span.start.min(text.len());
             PackError::Invalid {
                 path: full.clone(),
-                line: text[..offset.min(text.len())].matches('\n').count() + 1,
-                message: e.source.message().trim().to_owned(),
+                line: text[..offset].matches('\n').count() + 1,
+                snippet: Box::new(Snippet::new(
+                    &full.display().to_string(),
+                    &text,
+                    span,
+                    "here",
+                )),
+                source: e.source,
             }
         })?;
         knowledge.extend(parsed);

@@ -8,7 +8,7 @@ use std::fmt;
 
 use regex::Regex;
 
-use super::{ApiChange, ApiFile, Ecosystem, Knowledge, PackageAlias, Pattern};
+use super::{ApiChange, ApiFile, ChangeKind, Ecosystem, Knowledge, PackageAlias, Pattern};
 
 /// Code-block languages an entry's `lang` may name.
 pub const KNOWN_LANGS: &[&str] = &[
@@ -313,6 +313,28 @@ fn change_problems(file: &ApiFile, change: &ApiChange) -> Vec<String> {
     if let Err(problem) = example_mentions_pattern(&change.pattern, &change.example) {
         problems.push(problem);
     }
+    if change.kind == ChangeKind::Added {
+        problems.extend(added_problems(change));
+    }
+    problems
+}
+
+/// What an `added` entry needs besides every entry's fields: the version that introduced
+/// the API (the rule compares the project with it, so it cannot be left out, not even for
+/// actions), no rename flag, and a pattern that names the API rather than a version range.
+fn added_problems(change: &ApiChange) -> Vec<String> {
+    let mut problems = Vec::new();
+    if change.since.is_none() {
+        problems.push("an added entry needs since: the first stable release with the API".into());
+    }
+    if change.old_works.is_some() {
+        problems.push("old_works is for renamed entries, not added ones".to_owned());
+    }
+    if matches!(change.pattern, Pattern::Uses { .. }) {
+        problems.push(
+            "a uses pattern finds majors below a number, which cannot say an API is new".to_owned(),
+        );
+    }
     problems
 }
 
@@ -550,6 +572,74 @@ mod tests {
         ] {
             assert!(!is_official_url(bad), "{bad}");
         }
+    }
+
+    fn added(since: Option<&str>, pattern: Pattern, old_works: Option<bool>) -> ApiChange {
+        ApiChange {
+            id: "react-use-effect-event".into(),
+            kind: ChangeKind::Added,
+            since: since.map(str::to_owned),
+            summary: "useEffectEvent is new".into(),
+            replacement: Some("a ref updated in an effect".into()),
+            pattern,
+            lang: vec!["jsx".into()],
+            source: "https://react.dev/blog/2025/10/01/react-19-2".into(),
+            checked: "2026-12-01".into(),
+            example: "import { useEffectEvent } from 'react';".into(),
+            passes: Some("import { useRef } from 'react';".into()),
+            evidence: Some("It is new.".into()),
+            old_works,
+            note: None,
+        }
+    }
+
+    #[test]
+    fn added_entries_need_since_and_a_naming_pattern() {
+        let name = Pattern::ImportName {
+            import: "react".into(),
+            name: "useEffectEvent".into(),
+        };
+        let file = ApiFile {
+            path: "apis/npm/react.toml".into(),
+            ecosystem: Ecosystem::Npm,
+            package: "react".into(),
+            changes: vec![],
+        };
+        let good = added(Some("19.2.0"), name.clone(), None);
+        assert_eq!(change_problems(&file, &good), Vec::<String>::new());
+        let problems = change_problems(&file, &added(None, name.clone(), Some(true)));
+        assert!(
+            problems.iter().any(|p| p.contains("needs since")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("old_works")),
+            "{problems:?}"
+        );
+        let actions = ApiFile {
+            path: "apis/actions/actions-checkout.toml".into(),
+            ecosystem: Ecosystem::Actions,
+            package: "actions/checkout".into(),
+            changes: vec![],
+        };
+        let mut uses = added(
+            None,
+            Pattern::Uses {
+                uses: "actions/checkout".into(),
+                below: 4,
+            },
+            None,
+        );
+        uses.example = "- uses: actions/checkout@v3".into();
+        let problems = change_problems(&actions, &uses);
+        assert!(
+            problems.iter().any(|p| p.contains("needs since")),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("uses pattern")),
+            "{problems:?}"
+        );
     }
 
     #[test]

@@ -261,7 +261,7 @@ fn make_task(
     let task = Task::load(dir)?;
     let problems = task.problems(None);
     if !problems.is_empty() {
-        return Ok(Err(problems.join("; ")));
+        return Ok(Err(crate::eval::task::join(&problems)));
     }
     let Some(base_commit) = task.base_commit() else {
         return Ok(Err("the task names no base commit".into()));

@@ -131,3 +131,52 @@ fn a_frontmatter_yaml_error_shows_the_line_and_labels_it() {
     assert!(stderr.contains(",-[s/SKILL.md:"), "{stderr}");
     insta::assert_snapshot!(stderr);
 }
+
+#[test]
+fn knowledge_check_of_a_file_that_does_not_parse_shows_the_line_and_labels_it() {
+    let dir = tree(&[(
+        "pack/apis/npm/left-pad.toml",
+        "ecosystem = \"npm\"\npackage = \"left-pad\"\n\n[[change]]\nid = \"x\"\nkind = \"gone\"\n",
+    )]);
+    let stderr = error_in(dir.path(), &["knowledge", "check", "pack"]);
+    assert!(
+        stderr.starts_with("skillgate::knowledge::invalid"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(" 6 | kind = \"gone\"\n"), "{stderr}");
+    insta::assert_snapshot!(stderr);
+}
+
+#[test]
+fn a_task_toml_error_shows_the_line_and_labels_the_value() {
+    let dir = tree(&[
+        ("s/SKILL.md", &manifest("s", "# Steps\n\nDo it.\n")),
+        ("t1/task.toml", "[agent]\ntimeout_sec = \"soon\"\n"),
+        ("t1/instruction.md", "Do the thing.\n"),
+        ("t1/tests/test.sh", "exit 0\n"),
+    ]);
+    let stderr = error_in(
+        dir.path(),
+        &[
+            "eval",
+            "s",
+            "--tasks",
+            "t1",
+            "--backend",
+            "local",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            "true",
+            "--repo",
+            ".",
+        ],
+    );
+    assert!(stderr.starts_with("skillgate::eval::task"), "{stderr}");
+    assert!(
+        stderr.contains("x task t1: task.toml: invalid type: string \"soon\", expected f64"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("t1/task.toml:2:15]"), "{stderr}");
+    assert!(stderr.contains(" 2 | timeout_sec = \"soon\"\n"), "{stderr}");
+}

@@ -7,7 +7,7 @@ use skillgate::knowledge::{Checks, Knowledge, Pattern, RULE_FILES, knowledge, va
 use skillgate::lint::snippet_fires;
 use skillgate::project::Ecosystem;
 
-use super::support::{manifest, root, run, run_in, tree};
+use super::support::{manifest, root, run, run_in, skillgate, tree};
 
 /// Paths of every `.toml` file under `dir`, relative to it, with `/` separators.
 fn toml_files_under(dir: &Path) -> BTreeSet<String> {
@@ -431,7 +431,7 @@ fn knowledge_check_accepts_a_valid_pack_and_lists_every_problem_of_a_bad_one() {
 }
 
 #[test]
-fn configured_packs_join_the_built_in_knowledge_for_check_and_audit() {
+fn configured_packs_join_the_built_in_knowledge_for_check_audit_and_gate() {
     let pack = |path: &str| {
         std::fs::read_to_string(root().join("fixtures/knowledge/good-pack").join(path))
             .expect("fixture readable")
@@ -466,6 +466,20 @@ fn configured_packs_join_the_built_in_knowledge_for_check_and_audit() {
     assert!(
         audit.contains("padkit-pad-left") || audit.contains("padLeft"),
         "{audit}{err}"
+    );
+
+    let gate = skillgate()
+        .current_dir(dir.path())
+        .args(["gate", "skills/pad", "--repo", ".", "--json", "gate.json"])
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("GITHUB_EVENT_PATH")
+        .output()
+        .expect("gate runs");
+    let json = std::fs::read_to_string(dir.path().join("gate.json")).unwrap_or_default();
+    assert!(
+        json.contains("SG402") && json.contains("padLeft"),
+        "{json}{}",
+        String::from_utf8_lossy(&gate.stderr)
     );
 
     // Without the pack the same skill is clean of SG402.

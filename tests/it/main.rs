@@ -1,6 +1,7 @@
 //! skillgate's integration tests: one binary, one module per area.
 
 mod action;
+mod api_too_new;
 mod audit;
 mod cli;
 mod code;

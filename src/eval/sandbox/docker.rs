@@ -31,7 +31,7 @@ use crate::eval::sandbox::error::{BuildError, ExitCode, InstallError, PullError,
 use crate::eval::sandbox::{
     Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, remove_skills_script,
 };
-use crate::eval::task::{Phase, Task};
+use crate::eval::task::{Phase, Task, TaskProblem};
 
 /// Label on every container skillgate starts.
 pub const LABEL: &str = "skillgate";
@@ -381,7 +381,7 @@ impl DockerSandbox {
             (None, Some(dir)) => self.build(task, &dir).await,
             (None, None) => Err(EvalError::Task {
                 task: task.id.clone(),
-                message: "needs [environment] docker_image or environment/Dockerfile for the docker backend".into(),
+                problem: Box::new(TaskProblem::NoImage),
             }),
         }
     }

@@ -429,7 +429,7 @@ static BACKSLASH: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// SG507.
-pub const NOT_DISCOVERED: Rule = Rule {
+pub const OUTSIDE_DISCOVERY_FOLDERS: Rule = Rule {
     code: "SG507",
     name: "outside-discovery-folders",
     severity: Severity::Info,

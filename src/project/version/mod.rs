@@ -94,6 +94,19 @@ pub fn allows(ecosystem: Ecosystem, requirement: &Requirement, version: &str) ->
     Some(above && below)
 }
 
+/// The lowest version `constraint` admits, read as the ecosystem's manifests read it: the
+/// inclusive lower bound of its interval (`^19.0.0`, `>=2.0,<3`, `~=1.4`, `2.x`, `v1.9.1`).
+/// `None` when the constraint has no inclusive lower bound (`<3`, `>1.0`, `*`) or is not a
+/// form [`Requirement`] reads (`1 || 2`, a tag such as `3.12-slim`, a pre-release): a
+/// change since `X` applies to every admitted version exactly when this floor is at or
+/// above `X`, so nothing rests on a guess.
+pub fn floor(ecosystem: Ecosystem, constraint: &str) -> Option<String> {
+    let requirement = Requirement::parse(constraint, Dialect::of(ecosystem))?;
+    let (min, _) = requirement.bounds()?;
+    min.filter(|bound| bound.inclusive)
+        .map(|bound| bound.version.to_string())
+}
+
 /// Whether `constraint` admits some version at or above `floor`.
 ///
 /// A skill written for React 19 (`floor` 19) against a project constrained to `^18.2`

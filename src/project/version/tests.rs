@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 use super::*;
 use crate::project::Ecosystem::{
-    Actions, Cargo, Composer, Docker, Go, Maven, Npm, Nuget, Pypi, Rubygems,
+    Actions, Cargo, Composer, Docker, Go, Maven, Npm, Nuget, Pypi, Rubygems, Runtime,
 };
 
 #[test]
@@ -264,4 +264,37 @@ fn release_lines_drop_prerelease_and_build_per_ecosystem() {
     );
     assert_eq!(line(Ecosystem::Npm, "latest"), None);
     assert_eq!(line(Ecosystem::Npm, "github:user/repo#main"), None);
+}
+
+#[test]
+fn floors_are_inclusive_lower_bounds_read_per_ecosystem() {
+    let floor = |ecosystem, constraint| super::floor(ecosystem, constraint);
+    let some = |text: &str| Some(text.to_owned());
+    assert_eq!(floor(Npm, "^19.0.0"), some("19.0.0"));
+    assert_eq!(floor(Pypi, ">=2.0,<3"), some("2.0"));
+    assert_eq!(floor(Pypi, "~=1.4"), some("1.4"));
+    assert_eq!(floor(Go, "v1.9.1"), some("1.9.1"));
+    assert_eq!(floor(Go, "V1.9"), some("1.9"));
+    assert_eq!(floor(Cargo, "=1.2.3"), some("1.2.3"));
+    assert_eq!(floor(Cargo, "1.2"), some("1.2"));
+    assert_eq!(floor(Rubygems, "~> 2.1"), some("2.1"));
+    assert_eq!(floor(Runtime, ">= 3.12"), some("3.12"));
+    assert_eq!(floor(Npm, "2.x"), some("2"));
+    assert_eq!(floor(Npm, "1.2.3 - 2.0"), some("1.2.3"));
+    assert_eq!(floor(Maven, "1.2.3.4"), some("1.2.3.4"));
+    // No inclusive lower bound, or not a form a requirement is read in: no floor, so no
+    // finding rests on a guess.
+    for constraint in [
+        "<3",
+        ">1.0",
+        "1 || 2",
+        "latest",
+        "*",
+        "3.12-slim",
+        "1.2.3.4.5",
+        "^19.0.0-rc.1",
+        "[1.0,2.0)",
+    ] {
+        assert_eq!(floor(Npm, constraint), None, "{constraint:?}");
+    }
 }

@@ -16,12 +16,16 @@ use crate::lint::fit::{self, Fit};
 use crate::project::version::Release;
 use crate::project::{Dependency, Ecosystem, Located, Project, Runtime, RuntimeKind};
 
+mod api_too_new;
+mod known_version;
 mod packages;
 mod removed_api;
 mod runtime_conflict;
 mod tools;
 mod version_conflict;
 
+pub use self::api_too_new::API_TOO_NEW;
+use self::known_version::{KnownVersion, VersionSource, knowledge_version};
 pub use self::removed_api::{ApiHit, ApiMatcher, PatternError, REMOVED_API, snippet_fires};
 pub use self::runtime_conflict::RUNTIME_CONFLICT;
 pub use self::version_conflict::VERSION_CONFLICT;
@@ -242,6 +246,15 @@ fn place(project: &Project, path: &Path, line: u32, column: u32) -> Location {
 
 fn located(project: &Project, value: &Located<String>) -> Location {
     place(project, &value.path, value.line, value.column)
+}
+
+/// How a matched use is named in a message: a method call matched by name alone
+/// (`.append(`) says which package's objects it is about.
+pub(super) fn shown(matched: &str, package: &str) -> String {
+    match matched.strip_prefix('.').and_then(|m| m.strip_suffix('(')) {
+        Some(method) => format!("`.{method}()` on a {package} object"),
+        None => format!("`{matched}`"),
+    }
 }
 
 /// `package.json:10`, as printed in messages.

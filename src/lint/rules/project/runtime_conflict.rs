@@ -5,7 +5,7 @@ use super::{file_line, located, runtime_of};
 use crate::claims::{Origin, Role};
 use crate::finding::Severity;
 use crate::lint::{Context, Emitter, Rule};
-use crate::project::version::{self, Bound, Release, runtime_ecosystem};
+use crate::project::version::{self, Bound, Release, Requirement, runtime_ecosystem};
 use crate::project::{Ecosystem, RuntimeKind};
 
 /// SG403.
@@ -157,11 +157,11 @@ fn pin_conflict(
     min: Option<Bound<Release>>,
     max: Option<Bound<Release>>,
 ) -> Option<bool> {
-    let low = Release::parse(pin)?;
-    let mut high = low.clone();
-    if let Some(last) = high.parts.last_mut() {
-        *last = last.saturating_add(1);
-    }
+    let series = Requirement::Series(Release::parse(pin)?);
+    let (Some(low), Some(high)) = series.bounds()? else {
+        return None;
+    };
+    let (low, high) = (low.version, high.version);
     let order =
         |a: &Release, b: &Release| version::compare(ecosystem, &a.to_string(), &b.to_string());
     let past = match max {

@@ -23,7 +23,7 @@ use crate::skill::code::{
 pub struct ApiHit {
     /// The knowledge entry's id.
     pub change_id: String,
-    /// Removed, deprecated or renamed.
+    /// Removed, deprecated, renamed or added.
     pub kind: ChangeKind,
     /// Where in the SKILL.md the use is.
     pub span: Span,
@@ -244,8 +244,10 @@ impl<'k> ApiMatcher<'k> {
         Ok(Self { entries })
     }
 
-    /// Uses of changed APIs in `facts` that apply to the project: the change has no `since`,
-    /// or `since` is at or below the project's version of the package.
+    /// Uses of changed APIs in `facts` that apply to the project: the change has no `since`;
+    /// or `since` is at or below the project's version of the package (a removal,
+    /// deprecation or rename the project has reached); or, for an `added` API, `since` is
+    /// above it (the project is too old to have it).
     ///
     /// `project_version(ecosystem, package)` gives the project's version of a package, and
     /// `compare(ecosystem, a, b)` orders two versions by that ecosystem's rules. A change
@@ -296,7 +298,8 @@ impl<'k> ApiMatcher<'k> {
 }
 
 /// `Some(project version)` when the entry applies to the project; `Some(None)` when the
-/// change has no version to compare.
+/// change has no version to compare. A removal, deprecation or rename applies from `since`
+/// on; an addition applies below `since`, where the API does not exist yet.
 fn applies(
     entry: &Entry<'_>,
     project_version: &dyn Fn(Ecosystem, &str) -> Option<String>,
@@ -306,10 +309,13 @@ fn applies(
         return Some(None);
     };
     let version = project_version(entry.file.ecosystem, &entry.file.package)?;
-    match compare(entry.file.ecosystem, since, &version)? {
-        Ordering::Less | Ordering::Equal => Some(Some(version)),
-        Ordering::Greater => None,
-    }
+    let order = compare(entry.file.ecosystem, since, &version)?;
+    let reached = order != Ordering::Greater;
+    let holds = match entry.change.kind {
+        ChangeKind::Added => !reached,
+        ChangeKind::Removed | ChangeKind::Deprecated | ChangeKind::Renamed => reached,
+    };
+    holds.then_some(Some(version))
 }
 
 /// One hit per site: where a removal and a deprecation of the same API both apply (the
@@ -557,7 +563,11 @@ mod tests {
     fn change(id: &str, since: Option<&str>, pattern: Pattern, lang: &[&str]) -> ApiChange {
         ApiChange {
             id: id.to_owned(),
-            kind: ChangeKind::Removed,
+            kind: if id.ends_with("-added") {
+                ChangeKind::Added
+            } else {
+                ChangeKind::Removed
+            },
             since: since.map(str::to_owned),
             summary: String::new(),
             replacement: None,
@@ -605,6 +615,19 @@ mod tests {
                     Pattern::ImportName {
                         import: "react-dom".into(),
                         name: "render".into(),
+                    },
+                    js,
+                )],
+            ),
+            file(
+                Ecosystem::Npm,
+                "react",
+                vec![change(
+                    "react-use-effect-event-added",
+                    Some("19.2.0"),
+                    Pattern::ImportName {
+                        import: "react".into(),
+                        name: "useEffectEvent".into(),
                     },
                     js,
                 )],
@@ -764,6 +787,27 @@ mod tests {
         assert!(run("jsx", REACT, &[("react-dom", "18.3.1")]).is_empty());
         // The project does not have the package: nothing to compare, no finding.
         assert!(run("jsx", REACT, &[]).is_empty());
+    }
+
+    /// An addition is the other direction: it applies below `since` and not from it on.
+    #[test]
+    fn an_added_api_fires_below_since_only() {
+        let text =
+            "import { useEffectEvent } from 'react';\nconst onTick = useEffectEvent(tick);\n";
+        let hits = run("jsx", text, &[("react", "18.2.0")]);
+        // The import and the call.
+        assert_eq!(
+            ids(&hits),
+            [
+                "react-use-effect-event-added",
+                "react-use-effect-event-added"
+            ]
+        );
+        assert_eq!(hits[0].kind, ChangeKind::Added);
+        assert_eq!(hits[0].project_version.as_deref(), Some("18.2.0"));
+        assert!(run("jsx", text, &[("react", "19.2.0")]).is_empty());
+        assert!(run("jsx", text, &[("react", "19.2.1")]).is_empty());
+        assert!(run("jsx", text, &[]).is_empty());
     }
 
     #[test]

@@ -6,12 +6,12 @@ mod matcher;
 use std::sync::LazyLock;
 
 pub use self::matcher::{ApiHit, ApiMatcher, PatternError, keep_strongest};
-use super::{file_line, located, project_version, runtime_of};
+use super::{file_line, knowledge_version, located, shown};
 use crate::finding::Severity;
 use crate::knowledge::{ApiChange, ApiFile, ChangeKind, knowledge};
 use crate::lint::{Context, Emitter, Rule};
-use crate::project::version::{self, Release};
-use crate::project::{Ecosystem, Located, Project, RuntimeKind};
+use crate::project::Ecosystem;
+use crate::project::version;
 use crate::skill::code::{CodeSnippet, extract_facts};
 
 /// SG402.
@@ -81,57 +81,14 @@ pub fn snippet_fires(file: &ApiFile, change: &ApiChange, text: &str) -> Result<b
     }))
 }
 
-/// The lowest version a constraint admits, when it is a plain lower bound (`^19.0.0`,
-/// `>=2.0,<3`, `~=1.4`, `v1.9.1`); a change since `X` applies to every admitted version
-/// exactly when this floor is at or above `X`.
-fn floor(constraint: &str) -> Option<String> {
-    let text = constraint.trim();
-    if text.contains("||") || text.contains(" - ") {
-        return None;
-    }
-    let first = text.split([',', ' ']).find(|s| !s.is_empty())?;
-    let bare = ["^", "~=", "~>", "~", ">=", "==", "="]
-        .iter()
-        .find_map(|op| first.strip_prefix(op))
-        .unwrap_or(first)
-        .trim();
-    Release::parse(bare).map(|_| bare.trim_start_matches(['v', 'V']).to_owned())
-}
-
-/// The project's version of a knowledge package, and where it comes from: a lockfile
-/// version, the floor of a constraint, or a runtime's range floor or pin.
-fn knowledge_version<'p>(
-    project: &'p Project,
-    ecosystem: Ecosystem,
-    package: &str,
-) -> Option<(String, &'p Located<String>)> {
-    if ecosystem == Ecosystem::Runtime {
-        let runtime = runtime_of(project, package)?;
-        let value = &runtime.version;
-        return match runtime.kind {
-            RuntimeKind::Range => floor(&value.value).map(|v| (v, value)),
-            RuntimeKind::Pin => Release::parse(&value.value).map(|v| (v.to_string(), value)),
-        };
-    }
-    if !ecosystem.has_dependencies() {
-        return None;
-    }
-    let (used, resolved) = project_version(project, ecosystem, package)?;
-    let version = if resolved {
-        used.value.clone()
-    } else {
-        floor(&used.value)?
-    };
-    Some((version, used))
-}
-
 /// SG402: each use of an API the project's version removed or deprecated, strongest first.
 fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
     let (Some(project), Some(matcher)) = (cx.project, API_MATCHER.as_ref()) else {
         return;
     };
-    let versions =
-        |ecosystem, package: &str| knowledge_version(project, ecosystem, package).map(|(v, _)| v);
+    let versions = |ecosystem, package: &str| {
+        knowledge_version(project, ecosystem, package).map(|known| known.version)
+    };
     let compare = |ecosystem: Ecosystem, a: &str, b: &str| version::compare(ecosystem, a, b);
     let hits = keep_strongest(matcher.hits(&cx.analysis().facts, &versions, &compare));
     for hit in hits {
@@ -147,7 +104,8 @@ fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
             .as_deref()
             .map(|s| format!(" since {} {s}", file.package))
             .unwrap_or_default();
-        let place = knowledge_version(project, file.ecosystem, &file.package).map(|(_, p)| p);
+        let place =
+            knowledge_version(project, file.ecosystem, &file.package).map(|known| known.place);
         let used = place
             .map(|p| {
                 format!(
@@ -180,51 +138,5 @@ fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
                 format!("the project's {}", file.package),
             );
         }
-    }
-}
-
-/// How a matched use is named in a message: a method call matched by name alone
-/// (`.append(`) says which package's objects it is about.
-fn shown(matched: &str, package: &str) -> String {
-    match matched.strip_prefix('.').and_then(|m| m.strip_suffix('(')) {
-        Some(method) => format!("`.{method}()` on a {package} object"),
-        None => format!("`{matched}`"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn floor_reads_plain_lower_bounds_only() {
-        assert_eq!(floor("^19.0.0").as_deref(), Some("19.0.0"));
-        assert_eq!(floor(">=2.0,<3").as_deref(), Some("2.0"));
-        assert_eq!(floor("~=1.4").as_deref(), Some("1.4"));
-        assert_eq!(floor("v1.9.1").as_deref(), Some("1.9.1"));
-        assert_eq!(floor("<3"), None);
-        assert_eq!(floor("1 || 2"), None);
-        assert_eq!(floor("latest"), None);
-        assert_eq!(floor("V1.9").as_deref(), Some("1.9"));
-        assert_eq!(floor("=1.2.3").as_deref(), Some("1.2.3"));
-        assert_eq!(floor("~> 2.1").as_deref(), None);
-    }
-
-    /// Wildcards, tag suffixes and an operator apart from its version are not plain lower
-    /// bounds: no floor, so no SG402 finding rests on a guess.
-    #[test]
-    fn floor_refuses_what_is_not_a_plain_release() {
-        for constraint in [
-            "2.x",
-            "^2.x",
-            "2.*",
-            "3.12-slim",
-            ">= 3.12",
-            "1.2.3.4.5",
-            "*",
-        ] {
-            assert_eq!(floor(constraint), None, "{constraint:?}");
-        }
-        assert_eq!(floor("1.2.3.4").as_deref(), Some("1.2.3.4"));
     }
 }

@@ -1,0 +1,161 @@
+//! SG407 end to end: skills that use APIs newer than the fixture repositories' versions,
+//! the same skills against repositories new enough, and against constraints that admit a
+//! new enough version.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use skillgate::lint::{self, Selection, Settings};
+use skillgate::project::scan;
+use skillgate::skill::Skill;
+
+/// The SG407 findings for `skill` against `repo`, as a user reads them.
+fn too_new(skill: &str, repo: &str) -> (usize, String) {
+    let skill = Skill::load(Path::new(skill)).expect("fixture skill loads");
+    let project = scan(Path::new(repo)).expect("fixture repository scans");
+    let settings = Settings {
+        selection: Selection {
+            select: vec!["SG407".to_owned()],
+            ignore: vec![],
+        },
+        ..Settings::default()
+    };
+    let review = lint::review(&skill, &settings, Some(&project));
+    let mut out = String::new();
+    for f in &review.findings {
+        let l = &f.location;
+        let path = l.path.to_string_lossy().replace('\\', "/");
+        let _ = writeln!(
+            out,
+            "{path}:{}:{} {} {} {}",
+            l.line, l.column, f.code, f.severity, f.message
+        );
+        for r in &f.related {
+            let path = r.location.path.to_string_lossy().replace('\\', "/");
+            let _ = writeln!(out, "    related {path}:{} {}", r.location.line, r.message);
+        }
+        if let Some(help) = &f.help {
+            let _ = writeln!(out, "    help: {help}");
+        }
+    }
+    (review.findings.len(), out)
+}
+
+const REACT: &str = "fixtures/skills/too-new-react";
+const PYTHON: &str = "fixtures/skills/too-new-python";
+const GO: &str = "fixtures/skills/too-new-go";
+
+/// React 19.2's `useEffectEvent` and `<Activity>` and Next.js 15.1's `after` against a
+/// locked React 18.2 / Next.js 13.3 project: each use is found and names both versions.
+/// `use` (React 19.0) is left alone, since Next.js's App Router bundles a React canary
+/// that had it.
+#[test]
+fn react_and_next_additions_on_a_next_13_project() {
+    let (n, text) = too_new(REACT, "fixtures/repos/next13-react18");
+    assert!(n > 0, "nothing found:\n{text}");
+    for needle in [
+        "`react.useEffectEvent` is new in react 19.2.0, but the project uses react 18.2.0",
+        "`react.Activity` is new in react 19.2.0",
+        "`next/server.after` is new in next 15.1.0, but the project uses next 13.3.0",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    assert!(
+        !text.contains("react.use "),
+        "React 19.0 reported on Next.js:\n{text}"
+    );
+    insta::assert_snapshot!("next13-react18", text);
+}
+
+/// Without Next.js, React 19.0's `use` on a locked React 18.2 is reported too.
+#[test]
+fn react_19_use_on_a_plain_react_18_project() {
+    let (_, text) = too_new(REACT, "fixtures/repos/npm-pnpm-vite");
+    assert!(
+        text.contains("`react.use` is new in react 19.0.0, but the project uses react 18.2.0"),
+        "{text}"
+    );
+    insta::assert_snapshot!("npm-pnpm-vite-react18", text);
+}
+
+/// A project on React 19.2 and Next.js 15.3 has every API the skill uses.
+#[test]
+fn a_new_enough_project_is_silent() {
+    let (n, text) = too_new(REACT, "fixtures/repos/next15-react19");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// `>=18` and `>=13.3` without a lockfile may resolve to React 19.2 and Next.js 15: the
+/// project may have the APIs, so nothing is said.
+#[test]
+fn a_constraint_that_admits_a_new_enough_version_is_silent() {
+    let (n, text) = too_new(REACT, "fixtures/repos/react-unlocked");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// Python 3.11 additions against `requires-python = ">=3.10"`: the project must keep
+/// working on 3.10.
+#[test]
+fn python_311_additions_on_a_python_310_project() {
+    let (n, text) = too_new(PYTHON, "fixtures/repos/python310");
+    assert!(n > 0, "nothing found:\n{text}");
+    for needle in [
+        "`tomllib` is new in python 3.11, but the project supports python >=3.10",
+        "`datetime.UTC` is new in python 3.11",
+        "`typing.Self` is new in python 3.11",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    insta::assert_snapshot!("python310", text);
+    let (n, text) = too_new(PYTHON, "fixtures/repos/python311");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// Go 1.21's `slices` and `log/slog` and Go 1.25's `WaitGroup.Go` against a `go 1.20`
+/// module; a `go 1.22.0` module still lacks only `WaitGroup.Go`.
+#[test]
+fn go_additions_follow_the_go_directive() {
+    let (n, text) = too_new(GO, "fixtures/repos/go120");
+    assert!(n > 0, "nothing found:\n{text}");
+    for needle in [
+        "`slices` is new in go 1.21, but the project supports go 1.20",
+        "`log/slog` is new in go 1.21",
+        "a `.Go()` call is new in go 1.25",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    insta::assert_snapshot!("go120", text);
+    let (_, text) = too_new(GO, "fixtures/repos/go122");
+    assert!(!text.contains("`slices`"), "{text}");
+    assert!(text.contains("a `.Go()` call is new in go 1.25"), "{text}");
+}
+
+/// From Next.js 15 on, the App Router's bundled React canary may be ahead of the project's
+/// react 19.1, so React 19.2's additions are left alone there; on the same react without
+/// Next.js they are reported.
+#[test]
+fn next_15_bundles_react_past_the_projects_own() {
+    let (n, text) = too_new(REACT, "fixtures/repos/next15-react191");
+    assert_eq!(n, 0, "{text}");
+    let (_, text) = too_new(REACT, "fixtures/repos/vite-react191");
+    assert!(
+        text.contains(
+            "`react.useEffectEvent` is new in react 19.2.0, but the project requires react 19.1.0"
+        ),
+        "{text}"
+    );
+}
+
+/// Without a supported range, a runtime pin is compared: `.python-version` 3.10 lacks
+/// 3.11's additions; a project that also runs `FROM python:3.12-slim` may be on a new
+/// enough Python, so only a project whose every pin is older is told.
+#[test]
+fn runtime_pins_report_only_when_every_pin_is_older() {
+    let (_, text) = too_new(PYTHON, "fixtures/repos/python-pin310");
+    assert!(
+        text.contains("`tomllib` is new in python 3.11, but the project pins python 3.10"),
+        "{text}"
+    );
+    let (n, text) = too_new(PYTHON, "fixtures/repos/python-pins-mixed");
+    assert_eq!(n, 0, "{text}");
+}
