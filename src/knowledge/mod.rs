@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::project::Ecosystem;
-use crate::skill::code::module_under;
+use crate::skill::code::{ArgKind, module_under};
 
 mod pack;
 mod validate;
@@ -75,7 +75,9 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/npm/react-dom.toml",
     "apis/npm/react-test-renderer.toml",
     "apis/npm/react.toml",
+    "apis/npm/svelte.toml",
     "apis/npm/tailwindcss.toml",
+    "apis/npm/typescript.toml",
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
     "apis/pypi/django.toml",
@@ -192,6 +194,34 @@ pub enum Pattern {
         /// Method name, without the receiver.
         method: String,
     },
+    /// A call of `name` from the module whose arguments have a given shape.
+    Call {
+        /// Module path as written in code.
+        import: String,
+        /// Called name; dotted for static paths (`Query`, `MetaData`).
+        name: String,
+        /// What the call must look like.
+        shape: CallShape,
+    },
+    /// A method call by name, in a snippet that imports the module, whose arguments or
+    /// receiver have a given shape.
+    MethodCall {
+        /// Module whose import makes the method call count.
+        import: String,
+        /// Method name, without the receiver.
+        method: String,
+        /// What the call must look like.
+        shape: CallShape,
+    },
+    /// A class deriving from `base` in the module whose body defines `member`.
+    ClassMember {
+        /// Module the base class comes from.
+        import: String,
+        /// The base class's name in the module; dotted for static paths (`Model`).
+        base: String,
+        /// The member's name; dotted for a nested class's member (`Config.orm_mode`).
+        member: String,
+    },
     /// A decorator, attribute or annotation by name.
     Decorator {
         /// Decorator name as written after `@` or inside `#[...]`.
@@ -220,6 +250,35 @@ pub enum Pattern {
     },
 }
 
+/// What a call must look like for a [`Pattern::Call`] or [`Pattern::MethodCall`] to
+/// match; every condition given must hold, and at least one is given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallShape {
+    /// Exact number of arguments, positional and keyword.
+    pub args: Option<usize>,
+    /// What the first positional argument is: `list`, `dict`, `string`, `number` or
+    /// `function`.
+    pub first: Option<String>,
+    /// A keyword argument the call passes (`regex` in `Query(regex=...)`).
+    pub keyword: Option<String>,
+    /// `true`: the call is awaited; `false`: it is not, and its result is used as it is (a
+    /// member read on it, an assignment of it).
+    pub awaited: Option<bool>,
+    /// The receiver's name, for a method call on a plain name (`engine` in `engine.execute`).
+    pub receiver: Option<String>,
+}
+
+impl CallShape {
+    /// Number of conditions given.
+    fn key_count(&self) -> usize {
+        usize::from(self.args.is_some())
+            + usize::from(self.first.is_some())
+            + usize::from(self.keyword.is_some())
+            + usize::from(self.awaited.is_some())
+            + usize::from(self.receiver.is_some())
+    }
+}
+
 /// Every key a pattern table may have; [`Pattern::try_from`] picks the shape.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -233,13 +292,38 @@ struct RawPattern {
     uses: Option<String>,
     below: Option<String>,
     text: Option<String>,
+    args: Option<usize>,
+    first: Option<String>,
+    keyword: Option<String>,
+    awaited: Option<bool>,
+    receiver: Option<String>,
+    base: Option<String>,
+    member: Option<String>,
 }
 
 impl TryFrom<RawPattern> for Pattern {
     type Error = String;
 
-    fn try_from(raw: RawPattern) -> Result<Self, Self::Error> {
+    fn try_from(mut raw: RawPattern) -> Result<Self, Self::Error> {
         let given = raw.key_count();
+        let shape = CallShape {
+            args: raw.args.take(),
+            first: raw.first.take(),
+            keyword: raw.keyword.take(),
+            awaited: raw.awaited.take(),
+            receiver: raw.receiver.take(),
+        };
+        if let Some(first) = &shape.first
+            && ArgKind::from_name(first).is_none()
+        {
+            return Err(format!(
+                "`first = {first:?}` is not one of list, dict, string, number, function"
+            ));
+        }
+        if shape.receiver.is_some() && raw.method.is_none() {
+            return Err("`receiver` narrows a method call; give `method`, not `name`".to_owned());
+        }
+        let shaped = shape.key_count() > 0;
         let pattern = match raw {
             RawPattern {
                 text: Some(text), ..
@@ -264,6 +348,34 @@ impl TryFrom<RawPattern> for Pattern {
                 import,
                 ..
             } => Self::Decorator { decorator, import },
+            RawPattern {
+                import: Some(import),
+                base: Some(base),
+                member: Some(member),
+                ..
+            } => Self::ClassMember {
+                import,
+                base,
+                member,
+            },
+            RawPattern {
+                import: Some(import),
+                name: Some(name),
+                ..
+            } if shaped => Self::Call {
+                import,
+                name,
+                shape,
+            },
+            RawPattern {
+                import: Some(import),
+                method: Some(method),
+                ..
+            } if shaped => Self::MethodCall {
+                import,
+                method,
+                shape,
+            },
             RawPattern {
                 import: Some(import),
                 name: Some(name),
@@ -301,10 +413,17 @@ impl RawPattern {
             &self.uses,
             &self.below,
             &self.text,
+            &self.first,
+            &self.keyword,
+            &self.receiver,
+            &self.base,
+            &self.member,
         ]
         .iter()
         .filter(|key| key.is_some())
         .count()
+            + usize::from(self.args.is_some())
+            + usize::from(self.awaited.is_some())
     }
 }
 
@@ -315,6 +434,9 @@ impl Pattern {
             Self::Import { .. } => "import",
             Self::ImportName { .. } => "import+name",
             Self::Method { .. } => "import+method",
+            Self::Call { .. } => "import+name+call",
+            Self::MethodCall { .. } => "import+method+call",
+            Self::ClassMember { .. } => "class-member",
             Self::Decorator { .. } => "decorator",
             Self::Yaml { .. } => "yaml",
             Self::Uses { .. } => "uses",
@@ -327,6 +449,8 @@ impl Pattern {
         match self {
             Self::Import { .. } | Self::Text { .. } => 1,
             Self::Decorator { import, .. } => 1 + usize::from(import.is_some()),
+            Self::Call { shape, .. } | Self::MethodCall { shape, .. } => 2 + shape.key_count(),
+            Self::ClassMember { .. } => 3,
             _ => 2,
         }
     }

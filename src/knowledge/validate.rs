@@ -227,6 +227,9 @@ fn validate_aliases(aliases: &[PackageAlias], files: &[&ApiFile], found: &mut Ve
             Some(reason) if reason.trim().is_empty() => {
                 report("prose_only must say why the alias has no API file");
             }
+            Some(_) if backed => {
+                report("prose_only, yet the package has an API file: drop prose_only")
+            }
             Some(_) => {}
             None if !backed => report(
                 "alias has no API file: add apis/<ecosystem>/<package>.toml or say `prose_only = \"why\"`",
@@ -439,6 +442,14 @@ pub fn example_mentions_pattern(pattern: &Pattern, example: &str) -> Result<(), 
             Err(format!("example does not mention `{needle}`"))
         }
     };
+    // `from a.b import c` names module `a.b.c` without spelling it out.
+    let require_module = |module: &str| match module.rsplit_once(['.', '/']) {
+        Some((parent, last)) if !example.contains(module) => {
+            require(parent)?;
+            require(last)
+        }
+        _ => require(module),
+    };
     match pattern {
         Pattern::Import { import } => require(import),
         Pattern::ImportName { import, name } => {
@@ -448,6 +459,23 @@ pub fn example_mentions_pattern(pattern: &Pattern, example: &str) -> Result<(), 
         Pattern::Method { import, method } => {
             require(import)?;
             require(&format!(".{method}("))
+        }
+        Pattern::Call { import, name, .. } => {
+            require_module(import)?;
+            require(name.rsplit('.').next().unwrap_or(name))
+        }
+        Pattern::MethodCall { import, method, .. } => {
+            require_module(import)?;
+            require(&format!(".{method}("))
+        }
+        Pattern::ClassMember {
+            import,
+            base,
+            member,
+        } => {
+            require_module(import)?;
+            require(base.rsplit('.').next().unwrap_or(base))?;
+            require(member.rsplit('.').next().unwrap_or(member))
         }
         Pattern::Decorator { decorator, .. } => require(decorator),
         Pattern::Yaml { yaml, value } => {
@@ -671,5 +699,25 @@ mod tests {
         };
         assert!(example_mentions_pattern(&name, "import pandas as pd\ndf.append(x)").is_ok());
         assert!(example_mentions_pattern(&name, "import polars").is_err());
+        let member = Pattern::ClassMember {
+            import: "django.db.models".into(),
+            base: "Model".into(),
+            member: "Meta.index_together".into(),
+        };
+        let model = "from django.db import models\nclass A(models.Model):\n    class Meta:\n        index_together = []";
+        assert!(example_mentions_pattern(&member, model).is_ok());
+        assert!(example_mentions_pattern(&member, "from django.db import models").is_err());
+        let call = Pattern::Call {
+            import: "sqlalchemy".into(),
+            name: "select".into(),
+            shape: crate::knowledge::CallShape {
+                first: Some("list".into()),
+                ..Default::default()
+            },
+        };
+        assert!(
+            example_mentions_pattern(&call, "from sqlalchemy import select\nselect([t])").is_ok()
+        );
+        assert!(example_mentions_pattern(&call, "from sqlmodel import select").is_err());
     }
 }

@@ -311,6 +311,24 @@ passes = "import { center } from 'left-pad';"
     assert!(problems_of("up-pad").is_empty(), "{violations:#?}");
     assert!(problems_of("left-pad").is_empty(), "{violations:#?}");
 
+    // An alias with an API file may not also say it has none.
+    let claimed = packages.replacen(
+        "package = \"left-pad\"\n",
+        "package = \"left-pad\"\nprose_only = \"stale reason\"\n",
+        1,
+    );
+    let parsed = Knowledge::parse_texts([
+        ("packages.toml", claimed.as_str()),
+        ("apis/npm/left-pad.toml", api),
+    ])
+    .expect("parses");
+    let violations = validate(&parsed, &STRICT);
+    assert!(
+        violations.iter().any(|v| v.entry == "left-pad"
+            && v.problem.contains("yet the package has an API file")),
+        "{violations:#?}"
+    );
+
     // An example that does not even name the module is caught before the matcher runs.
     let unnamed = api.replace(
         "example = \"// left-pad has no trim any more\"",

@@ -156,6 +156,72 @@ pub struct CodeFacts {
     pub yaml_pairs: Vec<YamlPair>,
     /// String literal contents, YAML scalars and shell text, for `text` patterns.
     pub texts: Vec<TextRun>,
+    /// The argument shape of every call, keyed by its callee's span.
+    pub calls: Vec<Call>,
+    /// Class definitions: their bases and the names their bodies define.
+    pub classes: Vec<Class>,
+}
+
+/// The shape of one call: how many arguments, what the first one is, which keywords it
+/// passes and whether its result is awaited. Its `callee` span equals the span of the
+/// [`Access`] or [`MethodCall`] recorded for the same call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Call {
+    /// The callee expression (`select`, `res.json`).
+    pub callee: Span,
+    /// Number of arguments, positional and keyword.
+    pub args: usize,
+    /// What the first positional argument is, when there is one.
+    pub first: Option<ArgKind>,
+    /// Names of the keyword arguments (Python's `f(x=1)`).
+    pub keywords: Vec<String>,
+    /// Whether the call is the operand of `await`.
+    pub awaited: bool,
+    /// Whether the call's result is used as it is: a member is read on it, or it is
+    /// assigned to a name (`cookies().get(..)`, `const c = cookies()`).
+    pub read_directly: bool,
+}
+
+/// What kind of expression an argument is, as far as a snippet shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A list or array literal (`[a, b]`).
+    List,
+    /// A dict or object literal (`{a: 1}`).
+    Dict,
+    /// A string literal, f-string or template literal.
+    String,
+    /// A number literal.
+    Number,
+    /// A lambda, arrow function or function expression.
+    Function,
+    /// Anything else: a name, a call, an operator expression.
+    Other,
+}
+
+impl ArgKind {
+    /// The kind a pattern's `first = "..."` names.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "list" => Self::List,
+            "dict" => Self::Dict,
+            "string" => Self::String,
+            "number" => Self::Number,
+            "function" => Self::Function,
+            _ => return None,
+        })
+    }
+}
+
+/// A class definition (Python, JavaScript, TypeScript).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Class {
+    /// Each base as a static path (`BaseModel`, `models.Model`, `React.Component`); bases
+    /// that are not static paths are left out.
+    pub bases: Vec<Vec<String>>,
+    /// Names the body defines, nested classes' members dotted (`Config`,
+    /// `Config.orm_mode`), each with the span of its name.
+    pub members: Vec<(String, Span)>,
 }
 
 /// One import of a module.

@@ -3,8 +3,29 @@
 
 use tree_sitter::Node;
 
-use super::facts::{Binding, CodeFacts, Import, ImportedName, MethodCall, TextRun};
-use super::syntax::{MemberKind, Place, Source, unquote, walk};
+use super::facts::{ArgKind, Binding, Class, CodeFacts, Import, ImportedName, MethodCall, TextRun};
+use super::syntax::{CallSyntax, MemberKind, Place, Source, unquote, walk};
+
+const CALLS: CallSyntax = CallSyntax {
+    await_kind: "await_expression",
+    keyword: "",
+    kinds: &[
+        ("array", ArgKind::List),
+        ("object", ArgKind::Dict),
+        ("string", ArgKind::String),
+        ("template_string", ArgKind::String),
+        ("number", ArgKind::Number),
+        ("arrow_function", ArgKind::Function),
+        ("function_expression", ArgKind::Function),
+        ("function", ArgKind::Function),
+    ],
+    reads: &[
+        ("member_expression", "object"),
+        ("subscript_expression", "object"),
+        ("variable_declarator", "value"),
+        ("assignment_expression", "right"),
+    ],
+};
 
 const MEMBERS: &[MemberKind] = &[("member_expression", "object", "property")];
 const ROOTS: &[&str] = &["identifier"];
@@ -15,6 +36,9 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         "import_statement" | "export_statement" => import(node, source, facts),
         "import_require_clause" => import_require_clause(node, source, facts),
         "call_expression" => call(node, place, source, facts),
+        "class_declaration" | "class" | "abstract_class_declaration" => {
+            class(node, source, facts);
+        }
         "new_expression" => {
             let constructor = node.child_by_field_name("constructor");
             if let Some(constructor) = constructor.filter(|c| c.kind() == "identifier") {
@@ -206,6 +230,7 @@ fn call(node: Node<'_>, place: &Place<'_, '_>, source: Source<'_>, facts: &mut C
         dynamic_import(node, place, source, facts);
         return;
     }
+    super::syntax::call_shape(node, place, source, facts, &CALLS);
     match function.kind() {
         "identifier" => access(function, true, source, facts),
         "member_expression" => {
@@ -220,6 +245,43 @@ fn call(node: Node<'_>, place: &Place<'_, '_>, source: Source<'_>, facts: &mut C
         }
         _ => {}
     }
+}
+
+/// `class A extends B { static x = 1; m() {} }`: the base and the names the body defines.
+fn class(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let mut bases = Vec::new();
+    let mut members = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        match child.kind() {
+            "class_heritage" => {
+                let mut inner = child.walk();
+                bases.extend(
+                    child
+                        .named_children(&mut inner)
+                        .filter_map(heritage_target)
+                        .filter_map(|t| super::syntax::static_path(t, source, MEMBERS, ROOTS)),
+                );
+            }
+            "class_body" => {
+                let mut inner = child.walk();
+                for member in child.named_children(&mut inner) {
+                    let name = match member.kind() {
+                        "method_definition" | "public_field_definition" => {
+                            member.child_by_field_name("name")
+                        }
+                        "field_definition" => member.child_by_field_name("property"),
+                        _ => None,
+                    };
+                    if let Some(name) = name {
+                        members.push((source.text(name).to_owned(), source.span(name)));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    facts.classes.push(Class { bases, members });
 }
 
 /// `const x = require('m')`, `const {a, b: c} = require('m')`, `await import('m')`.

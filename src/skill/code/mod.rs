@@ -25,8 +25,9 @@ mod yaml;
 use tree_sitter::{Node, Parser};
 
 pub use self::facts::{
-    Access, ActionUse, Binding, CodeFacts, CodeSnippet, Decorator, Image, Import, ImportedName,
-    Install, Lang, ManifestEntry, MethodCall, Span, TextRun, Unparsed, YamlPair, module_under,
+    Access, ActionUse, ArgKind, Binding, Call, Class, CodeFacts, CodeSnippet, Decorator, Image,
+    Import, ImportedName, Install, Lang, ManifestEntry, MethodCall, Span, TextRun, Unparsed,
+    YamlPair, module_under,
 };
 pub(crate) use self::facts::{join_qualified, normalise_path};
 use self::syntax::Source;

@@ -2,8 +2,29 @@
 
 use tree_sitter::Node;
 
-use super::facts::{Binding, CodeFacts, Import, ImportedName, TextRun};
-use super::syntax::{Source, walk};
+use super::facts::{ArgKind, Binding, Class, CodeFacts, Import, ImportedName, Span, TextRun};
+use super::syntax::{CallSyntax, Source, walk};
+
+const CALLS: CallSyntax = CallSyntax {
+    await_kind: "await",
+    keyword: "keyword_argument",
+    kinds: &[
+        ("list", ArgKind::List),
+        ("list_comprehension", ArgKind::List),
+        ("dictionary", ArgKind::Dict),
+        ("dictionary_comprehension", ArgKind::Dict),
+        ("string", ArgKind::String),
+        ("concatenated_string", ArgKind::String),
+        ("integer", ArgKind::Number),
+        ("float", ArgKind::Number),
+        ("lambda", ArgKind::Function),
+    ],
+    reads: &[
+        ("attribute", "object"),
+        ("assignment", "right"),
+        ("subscript", "value"),
+    ],
+};
 
 /// Collects the facts of a Python tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -16,16 +37,20 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
                 super::syntax::push_access(facts, path, call, source.span(node));
             }
         }
-        "call" => super::syntax::call(
-            node,
-            source,
-            facts,
-            super::syntax::Member {
-                kind: "attribute",
-                name: "attribute",
-                receiver: "object",
-            },
-        ),
+        "call" => {
+            super::syntax::call(
+                node,
+                source,
+                facts,
+                super::syntax::Member {
+                    kind: "attribute",
+                    name: "attribute",
+                    receiver: "object",
+                },
+            );
+            super::syntax::call_shape(node, place, source, facts, &CALLS);
+        }
+        "class_definition" => class(node, source, facts),
         "decorator" => decorator(node, source, facts),
         "assignment" => collection(node, source, facts),
         "string_content" => {
@@ -139,6 +164,68 @@ fn collection(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             .is_some_and(|f| matches!(source.text(f), "list" | "dict" | "set"));
     if literal || constructor {
         facts.collections.push(source.text(name).to_owned());
+    }
+}
+
+/// `class A(Base, m.Other):` with the names its body defines, nested classes dotted.
+fn class(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
+    let mut bases = Vec::new();
+    if let Some(list) = node.child_by_field_name("superclasses") {
+        let mut cursor = list.walk();
+        bases.extend(
+            list.named_children(&mut cursor)
+                .filter_map(|base| static_path(base, source)),
+        );
+    }
+    let mut members = Vec::new();
+    class_members(node, "", source, &mut members, 0);
+    facts.classes.push(Class { bases, members });
+}
+
+/// Deepest class nesting whose members are recorded (`Config` inside a model is one).
+const MAX_CLASS_DEPTH: usize = 4;
+
+/// Names defined directly in a class body: assignments, annotated names, methods and nested
+/// classes, whose own members follow under `prefix.Name`.
+fn class_members(
+    class: Node<'_>,
+    prefix: &str,
+    source: Source<'_>,
+    members: &mut Vec<(String, Span)>,
+    depth: usize,
+) {
+    let Some(body) = class.child_by_field_name("body") else {
+        return;
+    };
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        let statement = if statement.kind() == "decorated_definition" {
+            match statement.child_by_field_name("definition") {
+                Some(definition) => definition,
+                None => continue,
+            }
+        } else {
+            statement
+        };
+        let name = match statement.kind() {
+            "class_definition" | "function_definition" => statement.child_by_field_name("name"),
+            "expression_statement" => statement
+                .named_child(0)
+                .filter(|e| e.kind() == "assignment")
+                .and_then(|a| a.child_by_field_name("left"))
+                .filter(|left| left.kind() == "identifier"),
+            _ => None,
+        };
+        let Some(name) = name else { continue };
+        let dotted = if prefix.is_empty() {
+            source.text(name).to_owned()
+        } else {
+            format!("{prefix}.{}", source.text(name))
+        };
+        if statement.kind() == "class_definition" && depth < MAX_CLASS_DEPTH {
+            class_members(statement, &dotted, source, members, depth + 1);
+        }
+        members.push((dotted, source.span(name)));
     }
 }
 

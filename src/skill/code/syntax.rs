@@ -3,7 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::facts::{Access, CodeFacts, Decorator, MethodCall, Span, TextRun};
+use super::facts::{Access, ArgKind, Call, CodeFacts, Decorator, MethodCall, Span, TextRun};
 
 /// A block's text and where it starts in the file.
 #[derive(Debug, Clone, Copy)]
@@ -197,6 +197,73 @@ pub(crate) fn call(node: Node<'_>, source: Source<'_>, facts: &mut CodeFacts, me
             span: source.span(function),
         });
     }
+}
+
+/// How a grammar spells what a call's shape is read from.
+pub(crate) struct CallSyntax {
+    /// Node kind of an `await` expression.
+    pub await_kind: &'static str,
+    /// Node kind of a keyword argument (`x=1`), whose `name` field is the keyword; empty
+    /// when the language has none.
+    pub keyword: &'static str,
+    /// Argument node kinds that say what the argument is.
+    pub kinds: &'static [(&'static str, ArgKind)],
+    /// Parent node kind and field in which a call's result is used as it is (a member read
+    /// on it, an assignment of it).
+    pub reads: &'static [(&'static str, &'static str)],
+}
+
+/// Records the shape of `node`, a call whose callee is its `function` child: the argument
+/// count, the first positional argument's kind, the keywords and whether it is awaited.
+pub(crate) fn call_shape(
+    node: Node<'_>,
+    place: &Place<'_, '_>,
+    source: Source<'_>,
+    facts: &mut CodeFacts,
+    syntax: &CallSyntax,
+) {
+    let Some(callee) = node.child_by_field_name("function") else {
+        return;
+    };
+    let mut args = 0;
+    let mut first = None;
+    let mut keywords = Vec::new();
+    if let Some(list) = node.child_by_field_name("arguments") {
+        let mut cursor = list.walk();
+        for arg in list.named_children(&mut cursor) {
+            if arg.kind() == "comment" {
+                continue;
+            }
+            args += 1;
+            if !syntax.keyword.is_empty() && arg.kind() == syntax.keyword {
+                if let Some(name) = arg.child_by_field_name("name") {
+                    keywords.push(source.text(name).to_owned());
+                }
+            } else if first.is_none() {
+                let kind = syntax
+                    .kinds
+                    .iter()
+                    .find(|(k, _)| *k == arg.kind())
+                    .map_or(ArgKind::Other, |(_, kind)| *kind);
+                first = Some(kind);
+            }
+        }
+    }
+    let awaited = place
+        .parent()
+        .is_some_and(|p| p.kind() == syntax.await_kind);
+    let read_directly = syntax
+        .reads
+        .iter()
+        .any(|(kind, field)| place.is(kind, field));
+    facts.calls.push(Call {
+        callee: source.span(callee),
+        args,
+        first,
+        keywords,
+        awaited,
+        read_directly,
+    });
 }
 
 /// The `field` child of a callee when it is a plain identifier: the receiver's name.

@@ -12,10 +12,10 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use crate::knowledge::{ApiChange, ApiFile, ChangeKind, Pattern};
+use crate::knowledge::{ApiChange, ApiFile, CallShape, ChangeKind, Pattern};
 use crate::project::Ecosystem;
 use crate::skill::code::{
-    CodeFacts, Decorator, Lang, Span, join_qualified, module_under, normalise_path,
+    ArgKind, Call, CodeFacts, Decorator, Lang, Span, join_qualified, module_under, normalise_path,
 };
 
 /// A use of a changed API in a code block.
@@ -76,6 +76,19 @@ enum Needle {
         module: String,
         method: String,
     },
+    Call {
+        qualified: String,
+        shape: Shape,
+    },
+    MethodCall {
+        module: String,
+        method: String,
+        shape: Shape,
+    },
+    ClassMember {
+        base: String,
+        member: String,
+    },
     Decorator {
         segments: Vec<String>,
         module: Option<String>,
@@ -97,6 +110,57 @@ enum Needle {
     },
 }
 
+/// A [`CallShape`] with its argument kind parsed.
+#[derive(Debug)]
+struct Shape {
+    args: Option<usize>,
+    first: Option<ArgKind>,
+    keyword: Option<String>,
+    awaited: Option<bool>,
+    receiver: Option<String>,
+}
+
+impl Shape {
+    fn new(shape: &CallShape) -> Self {
+        Self {
+            args: shape.args,
+            first: shape.first.as_deref().and_then(ArgKind::from_name),
+            keyword: shape.keyword.clone(),
+            awaited: shape.awaited,
+            receiver: shape.receiver.clone(),
+        }
+    }
+
+    /// Whether `call`, made on `receiver` (a method call's plain receiver), has this shape.
+    fn fits(&self, call: &Call, receiver: Option<&str>) -> bool {
+        self.args.is_none_or(|n| call.args == n)
+            && self.first.is_none_or(|kind| call.first == Some(kind))
+            && self
+                .keyword
+                .as_ref()
+                .is_none_or(|k| call.keywords.contains(k))
+            && self.awaited.is_none_or(|awaited| {
+                if awaited {
+                    call.awaited
+                } else {
+                    !call.awaited && call.read_directly
+                }
+            })
+            && self
+                .receiver
+                .as_deref()
+                .is_none_or(|wanted| receiver == Some(wanted))
+    }
+
+    /// Whether the block has a call with this shape whose callee spans `callee`.
+    fn fits_any(&self, facts: &CodeFacts, callee: Span, receiver: Option<&str>) -> bool {
+        facts
+            .calls
+            .iter()
+            .any(|call| call.callee == callee && self.fits(call, receiver))
+    }
+}
+
 impl Needle {
     fn new(change: &ApiChange) -> Result<Self, PatternError> {
         let needle = match &change.pattern {
@@ -109,6 +173,31 @@ impl Needle {
             Pattern::Method { import, method } => Self::Method {
                 module: normalise_path(import),
                 method: method.clone(),
+            },
+            Pattern::Call {
+                import,
+                name,
+                shape,
+            } => Self::Call {
+                qualified: join_qualified(import, name),
+                shape: Shape::new(shape),
+            },
+            Pattern::MethodCall {
+                import,
+                method,
+                shape,
+            } => Self::MethodCall {
+                module: normalise_path(import),
+                method: method.clone(),
+                shape: Shape::new(shape),
+            },
+            Pattern::ClassMember {
+                import,
+                base,
+                member,
+            } => Self::ClassMember {
+                base: join_qualified(import, base),
+                member: member.clone(),
             },
             Pattern::Decorator { decorator, import } => Self::Decorator {
                 segments: normalise_path(decorator)
@@ -375,6 +464,27 @@ impl Entry<'_> {
             Needle::Import { module } => import_sites(block, module),
             Needle::Name { qualified } => name_sites(block, qualified),
             Needle::Method { module, method } => method_sites(block, module, method),
+            Needle::Call { qualified, shape } => name_sites(block, qualified)
+                .into_iter()
+                .filter(|site| shape.fits_any(block.facts, site.span, None))
+                .collect(),
+            Needle::MethodCall {
+                module,
+                method,
+                shape,
+            } => method_sites(block, module, method)
+                .into_iter()
+                .filter(|site| {
+                    let receiver = block
+                        .facts
+                        .method_calls
+                        .iter()
+                        .find(|m| m.span == site.span)
+                        .and_then(|m| m.receiver.as_deref());
+                    shape.fits_any(block.facts, site.span, receiver)
+                })
+                .collect(),
+            Needle::ClassMember { base, member } => class_member_sites(block.facts, base, member),
             Needle::Decorator { segments, module } => {
                 decorator_sites(block, segments, module.as_deref())
             }
@@ -464,6 +574,27 @@ fn method_sites(block: &Block<'_>, module: &str, method: &str) -> Vec<Site> {
         .map(|call| Site {
             span: call.span,
             matched: format!(".{}(", call.name),
+        })
+        .collect()
+}
+
+/// Members named `member` of classes with a base that resolves to `base`.
+fn class_member_sites(facts: &CodeFacts, base: &str, member: &str) -> Vec<Site> {
+    facts
+        .classes
+        .iter()
+        .filter(|class| {
+            class.bases.iter().any(|path| {
+                path.split_first()
+                    .and_then(|(root, rest)| facts.resolve(root, rest))
+                    .is_some_and(|qualified| qualified == base)
+            })
+        })
+        .flat_map(|class| class.members.iter())
+        .filter(|(name, _)| name == member)
+        .map(|(name, span)| Site {
+            span: *span,
+            matched: format!("{base}: {name}"),
         })
         .collect()
 }
@@ -1017,5 +1148,103 @@ mod tests {
             ids(&matcher.pattern_hits(&facts("jsx", REACT))),
             ["react-dom-render"]
         );
+    }
+
+    /// The text each hit of one pattern (a TOML inline table) covers in `text`.
+    fn shaped<'t>(pattern: &str, lang: &str, text: &'t str) -> Vec<&'t str> {
+        #[derive(serde::Deserialize)]
+        struct Table {
+            pattern: Pattern,
+        }
+        let table: Table =
+            toml::from_str(&format!("pattern = {pattern}")).expect("test pattern parses");
+        let file = file(
+            Ecosystem::Npm,
+            "x",
+            vec![change("shaped", None, table.pattern, &[lang])],
+        );
+        let matcher = ApiMatcher::new(file.changes.iter().map(|c| (&file, c))).expect("compiles");
+        matcher
+            .pattern_hits(&facts(lang, text))
+            .iter()
+            .map(|hit| crate::skill::code::tests::spanned(text, hit.span))
+            .collect()
+    }
+
+    #[test]
+    fn call_shapes_count_arguments_and_read_the_first() {
+        let express = "const express = require('express');\nres.json(data, 404);\nres.json(data);\nres.send(200);\nres.send('ok');\n";
+        let two = "{ import = \"express\", method = \"json\", args = 2 }";
+        assert_eq!(shaped(two, "js", express), ["res.json"]);
+        let number = "{ import = \"express\", method = \"send\", first = \"number\" }";
+        assert_eq!(shaped(number, "js", express), ["res.send"]);
+        let list = "{ import = \"sqlalchemy\", name = \"select\", first = \"list\" }";
+        let select = "from sqlalchemy import select\nq = select([users])\nq = select(users)\n";
+        assert_eq!(shaped(list, "python", select), ["select"]);
+        assert!(
+            shaped(
+                list,
+                "python",
+                "from sqlalchemy import select\nselect(users.c.id)\n"
+            )
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn call_shapes_read_keywords_receivers_and_await() {
+        let keyword = "{ import = \"fastapi\", name = \"Query\", keyword = \"regex\" }";
+        let fastapi = "from fastapi import Query\na = Query(None, regex='^x')\nb = Query(None, pattern='^x')\n";
+        assert_eq!(shaped(keyword, "python", fastapi), ["Query"]);
+        let receiver = "{ import = \"sqlalchemy\", method = \"execute\", receiver = \"engine\" }";
+        let sql = "import sqlalchemy\nengine.execute(stmt)\nconn.execute(stmt)\n";
+        assert_eq!(shaped(receiver, "python", sql), ["engine.execute"]);
+        let sync = "{ import = \"next/headers\", name = \"cookies\", awaited = false }";
+        let next = "import { cookies } from 'next/headers';\nconst a = cookies();\nconst b = await cookies();\nconst c = (await cookies()).get('t');\nasync function f() { return cookies(); }\nconst [d] = await Promise.all([cookies()]);\n";
+        // Only `const a = cookies()` reads the result as it is; the returned call and the
+        // one handed to `Promise.all` are awaited by whoever receives them.
+        assert_eq!(shaped(sync, "ts", next), ["cookies"]);
+        let read = "import { cookies } from 'next/headers';\nconst t = cookies().get('t');\n";
+        assert_eq!(shaped(sync, "ts", read), ["cookies"]);
+        let awaited = "{ import = \"next/headers\", name = \"cookies\", awaited = true }";
+        assert_eq!(shaped(awaited, "ts", next).len(), 2);
+    }
+
+    #[test]
+    fn class_members_need_a_base_from_the_module() {
+        let pattern =
+            "{ import = \"pydantic\", base = \"BaseModel\", member = \"Config.orm_mode\" }";
+        let model = "from pydantic import BaseModel\nclass User(BaseModel):\n    name: str\n    class Config:\n        orm_mode = True\n";
+        assert_eq!(shaped(pattern, "python", model), ["orm_mode"]);
+        let other = "from mylib import BaseModel\nclass User(BaseModel):\n    class Config:\n        orm_mode = True\n";
+        assert!(shaped(pattern, "python", other).is_empty());
+        let plain = "import pydantic\nclass User(pydantic.BaseModel):\n    model_config = {'from_attributes': True}\n";
+        assert!(shaped(pattern, "python", plain).is_empty());
+        let config = "{ import = \"pydantic\", base = \"BaseModel\", member = \"Config\" }";
+        let dotted = "import pydantic\nclass User(pydantic.BaseModel):\n    class Config:\n        extra = 'forbid'\n";
+        assert_eq!(shaped(config, "python", dotted), ["Config"]);
+        let react = "{ import = \"react\", base = \"Component\", member = \"contextTypes\" }";
+        let class = "import React from 'react';\nclass A extends React.Component {\n  static contextTypes = { theme: PropTypes.string };\n  render() { return null; }\n}\n";
+        assert_eq!(shaped(react, "jsx", class), ["contextTypes"]);
+        let ts = "import { Component } from 'react';\nclass A extends Component<P> {\n  static contextTypes = {};\n}\n";
+        assert_eq!(shaped(react, "tsx", ts), ["contextTypes"]);
+    }
+
+    #[test]
+    fn shapes_that_do_not_fit_are_refused() {
+        #[derive(Debug, serde::Deserialize)]
+        struct Table {
+            #[allow(dead_code)]
+            pattern: Pattern,
+        }
+        let bad = toml::from_str::<Table>(
+            "pattern = { import = \"x\", name = \"y\", first = \"tuple\" }",
+        );
+        assert!(bad.is_err());
+        let mixed = toml::from_str::<Table>("pattern = { text = \"x\", args = 1 }");
+        assert!(mixed.is_err());
+        let receiver =
+            toml::from_str::<Table>("pattern = { import = \"x\", name = \"y\", receiver = \"z\" }");
+        assert!(receiver.is_err());
     }
 }
