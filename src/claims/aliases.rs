@@ -23,10 +23,11 @@ pub struct AliasTable {
 }
 
 /// Lowercase English words that are also package names: these only count when written with
-/// the table's capitalisation ("Go 1.22" is a claim, "go 2 levels up" is not).
+/// the table's capitalisation ("Go 1.22" is a claim, "go 2 levels up" is not; "Gin" is
+/// the Go framework, "GIN" a PostgreSQL index).
 const COMMON_WORDS: &[&str] = &[
     "go", "next", "express", "react", "spring", "rails", "flask", "node", "bun", "rust", "ruby",
-    "swift", "remix", "ember", "jest", "mocha", "deno", "vite", "nest", "click", "requests",
+    "swift", "remix", "ember", "jest", "mocha", "deno", "vite", "nest", "click", "requests", "gin",
 ];
 
 impl AliasTable {

@@ -1,7 +1,8 @@
 //! Claims made by code blocks: install commands, manifest entries, base images, actions
-//! and their runtime inputs, and imports of known packages.
+//! and their runtime inputs, and imports of packages.
 
 use super::context::constraint_example;
+use super::registry::imported_package;
 use super::{AliasTable, Claim, Origin, Role, Subject, VersionReq};
 use crate::project::Ecosystem;
 use crate::project::version::{Dialect, Release, Requirement};
@@ -177,15 +178,20 @@ fn image_claim(image: &Image) -> Option<Claim> {
     })
 }
 
-/// Imports of known packages: the skill uses the package, at no stated version.
+/// Imports of packages: the skill uses the package, at no stated version. The alias table
+/// names the packages it knows; any other import is named by its registry's rules.
 fn import_claims<'a>(
     block: &'a CodeFacts,
     aliases: &'a AliasTable,
 ) -> impl Iterator<Item = Claim> + 'a {
     block.imports.iter().filter_map(move |import| {
-        let subject = aliases.imported(block.lang?, &import.module)?;
+        let lang = block.lang?;
+        let subject = match aliases.imported(lang, &import.module) {
+            Some(subject) => subject.clone(),
+            None => imported_package(lang, &import.module)?,
+        };
         Some(Claim {
-            subject: subject.clone(),
+            subject,
             requirement: VersionReq::any(),
             span: import.span,
             origin: Origin::Import,

@@ -3,7 +3,10 @@
 
 use std::sync::LazyLock;
 
-use super::{AliasTable, Claim, Role, heading_role, section_opening_role};
+use super::{
+    AliasTable, Claim, Mention, Role, code_claims, heading_role, prose_mentions,
+    section_opening_role,
+};
 use crate::finding::Location;
 use crate::knowledge::knowledge;
 use crate::skill::Skill;
@@ -28,8 +31,13 @@ static ALIASES: LazyLock<Option<AliasTable>> =
 pub struct Analysis {
     /// One entry per code block, SKILL.md's first, in order.
     pub facts: Vec<CodeFacts>,
-    /// Version and usage claims from prose and code, in document and file order.
+    /// Version and usage claims from prose and code, in document and file order. Installs
+    /// written as inline code in prose ("run `pnpm add -D vitest`") are among them.
     pub claims: Vec<Claim>,
+    /// Every place the prose (the description included) names a known package.
+    pub mentions: Vec<Mention>,
+    /// The frontmatter description's place, for telling what the skill says it is about.
+    pub description: Option<Span>,
     /// Where each document starts in the span space, and which of the skill's files it is
     /// (`None` for SKILL.md).
     docs: Vec<(usize, Option<usize>)>,
@@ -38,7 +46,13 @@ pub struct Analysis {
 impl Analysis {
     /// Reads SKILL.md and the documents `references` shows it names directly.
     pub fn of(skill: &Skill, references: &References) -> Self {
-        let mut analysis = Self::default();
+        let mut analysis = Self {
+            description: skill.frontmatter.description.as_ref().map(|field| Span {
+                start: field.span.start,
+                end: field.span.end,
+            }),
+            ..Self::default()
+        };
         let named = skill.files.iter().enumerate().filter(|(index, file)| {
             file.doc.is_some()
                 && references.reach.get(*index).is_some_and(|reach| {
@@ -89,8 +103,22 @@ impl Analysis {
             .into_iter()
             .map(|(offset, line)| (offset + base, line))
             .collect();
+        let inline: Vec<CodeSnippet<'_>> = inline_commands(text, &doc.inline_code)
+            .map(|(offset, command)| CodeSnippet {
+                lang: Some("bash"),
+                text: command,
+                offset: offset + base,
+            })
+            .collect();
+        let inline_facts = extract_facts(&inline);
         let mut claims = match ALIASES.as_ref() {
-            Some(aliases) => super::claims(&lines, &facts, aliases),
+            Some(aliases) => {
+                self.mentions.extend(prose_mentions(&lines, aliases));
+                let mut claims = super::claims(&lines, &facts, aliases);
+                claims.extend(code_claims(&inline_facts, aliases));
+                claims.sort_by_key(|claim| claim.span);
+                claims
+            }
             None => Vec::new(),
         };
         for claim in &mut claims {
@@ -118,6 +146,29 @@ impl Analysis {
             .unwrap_or(&skill.source);
         source.location(span.start - base..span.end - base)
     }
+}
+
+/// Installers whose commands prose writes as inline code.
+const INSTALLERS: &[&str] = &[
+    "npm", "pnpm", "yarn", "bun", "pip", "pip3", "uv", "poetry", "cargo", "go", "python", "python3",
+];
+
+/// Inline code spans that read as an install command (`pnpm add -D vitest`), as
+/// `(offset of the command, command)`; the backticks are left out.
+fn inline_commands<'t>(
+    text: &'t str,
+    spans: &'t [std::ops::Range<usize>],
+) -> impl Iterator<Item = (usize, &'t str)> + 't {
+    spans.iter().filter_map(move |span| {
+        let raw = text.get(span.clone())?;
+        let ticks = raw.len() - raw.trim_start_matches('`').len();
+        let inner = raw.trim_matches('`');
+        let lead = inner.len() - inner.trim_start().len();
+        let command = inner.trim();
+        let mut words = command.split_whitespace();
+        let installer = INSTALLERS.contains(&words.next()?);
+        (installer && words.next().is_some()).then_some((span.start + ticks + lead, command))
+    })
 }
 
 /// The frontmatter description's lines, which the agent reads before the body ("Generates

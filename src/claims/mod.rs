@@ -11,12 +11,17 @@ mod code;
 mod context;
 mod facts_and_claims;
 mod prose;
+mod registry;
 
 pub use self::aliases::{AliasTable, AliasTableError};
 pub use self::code::code_claims;
 pub use self::context::{Role, heading_role, prose_role, section_opening_role};
 pub use self::facts_and_claims::Analysis;
-pub use self::prose::prose_claims;
+pub use self::prose::{prose_claims, prose_mentions};
+pub use self::registry::{
+    crate_name, crate_spellings, go_import, go_module_key, imported_package, npm_package,
+    placeholder_package, pypi_distribution,
+};
 use crate::project::Ecosystem;
 use crate::project::version::{Dialect, Requirement};
 use crate::skill::code::{CodeFacts, Span};
@@ -60,6 +65,15 @@ pub struct Claim {
     pub origin: Origin,
     /// What the claim says about the skill: only a [`Role::Target`] is what it is written for.
     pub role: Role,
+}
+
+/// A place where prose names a known package, version or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention {
+    /// The package or runtime named.
+    pub subject: Subject,
+    /// The name in the text.
+    pub span: Span,
 }
 
 /// A version requirement as written and normalised.
@@ -296,6 +310,8 @@ mod tests {
                 ),
                 (Origin::Actions, "node", Requirement::Series(v("16"))),
                 (Origin::Import, "django", Requirement::Any),
+                // Not in the table: named by PyPI's rules.
+                (Origin::Import, "requests", Requirement::Any),
             ]
         );
     }

@@ -1,7 +1,7 @@
 //! Claims in prose: a known package name followed by a version ("React 18", "Python 3.12+").
 
 use super::context::prose_role;
-use super::{AliasTable, Claim, Origin, VersionReq};
+use super::{AliasTable, Claim, Mention, Origin, VersionReq};
 use crate::skill::code::Span;
 use crate::skill::prose_versions::{mask_urls, version_after, word_boundary};
 
@@ -40,4 +40,32 @@ pub fn prose_claims(lines: &[(usize, &str)], aliases: &AliasTable) -> Vec<Claim>
         }
     }
     claims
+}
+
+/// Every place prose names a known package, with or without a version ("a React hook",
+/// "Next.js 15"): what a skill is about when its code does not say.
+pub fn prose_mentions(lines: &[(usize, &str)], aliases: &AliasTable) -> Vec<Mention> {
+    let Some(names) = &aliases.names else {
+        return Vec::new();
+    };
+    let mut mentions = Vec::new();
+    for &(offset, line) in lines {
+        let masked = mask_urls(line);
+        let lower = masked.to_ascii_lowercase();
+        for found in names.find_iter(&lower) {
+            let Some(subject) = aliases.named(&masked[found.range()]) else {
+                continue;
+            };
+            if word_boundary(&masked, found.start(), found.end()) {
+                mentions.push(Mention {
+                    subject: subject.clone(),
+                    span: Span {
+                        start: offset + found.start(),
+                        end: offset + found.end(),
+                    },
+                });
+            }
+        }
+    }
+    mentions
 }

@@ -119,6 +119,9 @@ fn read_directive(sink: &mut Sink, rel: &Path, modules: &mut Modules, line: &Lin
             }
         }
         "module" => {
+            if let Some(path) = args.split_whitespace().next() {
+                sink.own(Ecosystem::Go, path.trim_matches('"'));
+            }
             let evidence = at("go.mod", rel, position);
             sink.tool(Role::PackageManager, "go", evidence.clone());
             sink.tool(Role::TestRunner, "go test", evidence.clone());

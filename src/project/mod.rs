@@ -44,6 +44,20 @@ pub struct Project {
     pub tools: Tools,
     /// Manifests that could not be read or parsed; the scan went on without them.
     pub diagnostics: Vec<ScanDiagnostic>,
+    /// The project's own packages and modules, sorted: what its code imports without a
+    /// registry (Python package folders, Cargo package names, the Go module path, npm
+    /// package names).
+    pub own: Vec<OwnName>,
+}
+
+/// A package or module the project defines itself.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct OwnName {
+    /// The ecosystem whose imports name it.
+    pub ecosystem: Ecosystem,
+    /// The name as an import writes it: `app`, `grep_searcher` as `grep-searcher`, a Go
+    /// module path, `@acme/ui`.
+    pub name: String,
 }
 
 /// The number of files of one language.
@@ -237,6 +251,14 @@ impl Project {
     /// Every runtime entry for `name`, in scan order.
     pub fn runtimes_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Runtime> {
         self.runtimes.iter().filter(move |r| r.name == name)
+    }
+
+    /// Whether the project defines `name` itself in `ecosystem` (compared canonically).
+    pub fn owns(&self, ecosystem: Ecosystem, name: &str) -> bool {
+        let name = sink::canonical_name(ecosystem, name);
+        self.own
+            .iter()
+            .any(|own| own.ecosystem == ecosystem && own.name == name)
     }
 
     /// The ecosystems with at least one dependency, sorted.

@@ -45,6 +45,9 @@ pub(crate) fn read_package_json(sink: &mut Sink, rel: &Path, text: &str) {
         Ok(value) => value,
         Err(err) => return json_error(sink, rel, &err),
     };
+    if let Some(name) = value.get("name").and_then(Value::as_str) {
+        sink.own(Ecosystem::Npm, name);
+    }
     let index = LineIndex::new(text);
     for &(section, kind) in SECTIONS {
         read_section(sink, rel, text, &index, &value, section, kind);

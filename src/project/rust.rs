@@ -38,6 +38,10 @@ pub(crate) fn read_cargo_toml(sink: &mut Sink, rel: &Path, text: &str) {
             sink.runtime("rust", RuntimeKind::Range, version);
         }
     }
+    let name = table_at(&doc.root, &["package"]).and_then(|t| get(t, "name"));
+    if let Some(name) = name.and_then(|n| n.get_ref().as_str()) {
+        sink.own(Ecosystem::Cargo, name);
+    }
     let manifest = get(&doc.root, "package").or_else(|| get(&doc.root, "workspace"));
     if let Some(manifest) = manifest {
         let evidence = doc.locate("Cargo.toml", manifest.span());

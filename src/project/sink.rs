@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::tools::Role;
 use super::{
-    DepKind, Dependency, Ecosystem, LanguageCount, Located, Project, Runtime, RuntimeKind,
+    DepKind, Dependency, Ecosystem, LanguageCount, Located, OwnName, Project, Runtime, RuntimeKind,
     ScanDiagnostic, Tools, tools, version,
 };
 
@@ -25,6 +25,7 @@ pub(crate) struct Sink {
     diagnostics: Vec<ScanDiagnostic>,
     /// Files already read (requirements includes may also be found by the walk).
     read: HashSet<PathBuf>,
+    own: Vec<OwnName>,
 }
 
 impl Sink {
@@ -40,6 +41,15 @@ impl Sink {
             evidence: Vec::new(),
             diagnostics: Vec::new(),
             read: HashSet::new(),
+            own: Vec::new(),
+        }
+    }
+
+    /// Records a package or module the project defines itself.
+    pub(crate) fn own(&mut self, ecosystem: Ecosystem, name: &str) {
+        let name = canonical_name(ecosystem, name);
+        if !name.is_empty() {
+            self.own.push(OwnName { ecosystem, name });
         }
     }
 
@@ -155,6 +165,7 @@ impl Sink {
         self.evidence.extend(other.evidence);
         self.diagnostics.extend(other.diagnostics);
         self.read.extend(other.read);
+        self.own.extend(other.own);
     }
 
     /// Resolves inheritance and lockfile versions and assembles the project.
@@ -175,7 +186,10 @@ impl Sink {
         tools::infer(&self.dependencies, self.evidence, &mut tools);
         self.diagnostics
             .sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+        self.own.sort();
+        self.own.dedup();
         Project {
+            own: self.own,
             root: self.root,
             languages,
             dependencies: self.dependencies,

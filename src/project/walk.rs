@@ -10,7 +10,7 @@ use ignore::{DirEntry, WalkBuilder};
 
 use super::input::read_bounded;
 use super::sink::Sink;
-use super::{LanguageCount, dotnet, go, jvm, npm, php, python, ruby, runtimes, rust};
+use super::{Ecosystem, LanguageCount, dotnet, go, jvm, npm, php, python, ruby, runtimes, rust};
 
 /// Directories that hold vendored, generated or installed code, never the project's own.
 const SKIPPED_DIRS: &[&str] = &[
@@ -148,6 +148,9 @@ fn walk_tree(
         if let Some(language) = language_of(rel) {
             *languages.entry(language).or_default() += 1;
         }
+        if let Some(package) = python_package(rel) {
+            sink.own(Ecosystem::Pypi, package);
+        }
         let Some(reader) = reader_for(rel) else {
             continue;
         };
@@ -215,6 +218,17 @@ fn sorted_counts(languages: HashMap<&'static str, u64>) -> Vec<LanguageCount> {
             .then_with(|| a.language.cmp(&b.language))
     });
     counts
+}
+
+/// The folder a Python package's `__init__.py` makes importable (`app/__init__.py` ->
+/// `app`), or a top-level module (`manage.py` -> `manage`).
+fn python_package(rel: &Path) -> Option<&str> {
+    let name = rel.file_name()?.to_str()?;
+    if name == "__init__.py" {
+        return rel.parent()?.file_name()?.to_str();
+    }
+    let top_level = rel.parent().is_some_and(|p| p.as_os_str().is_empty());
+    (top_level && name.ends_with(".py")).then(|| name.trim_end_matches(".py"))
 }
 
 /// The language of a source file, by extension.

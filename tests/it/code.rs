@@ -186,7 +186,14 @@ fn claims_of_a_whole_skill_point_at_their_text() {
             (Origin::Install, "react", "react@18"),
             (Origin::Install, "react-dom", "react-dom@18"),
             (Origin::Install, "pydantic", "\"pydantic>=2\""),
+            // Packages the table does not know are named by their registry's rules.
+            (
+                Origin::Import,
+                "react-dom",
+                "import ReactDOM from 'react-dom';"
+            ),
             (Origin::Import, "pydantic", "from pydantic import validator"),
+            (Origin::Import, "numpy", "import numpy as np"),
             (Origin::Actions, "actions/checkout", "actions/checkout@v3"),
             (Origin::Docker, "node", "node:20-alpine"),
         ]

@@ -262,3 +262,295 @@ fn project_rules_read_the_files_skill_md_names_and_point_at_them() {
     assert!(!text.contains("sqlalchemy 1.3"), "{text}");
     insta::assert_snapshot!("references-read", text);
 }
+
+/// The SG4xx text for a one-file skill (`description`, `body`) against a repository made of
+/// `files`.
+fn review_in(description: &str, body: &str, files: &[(&str, &str)]) -> (usize, String) {
+    let repo = super::support::tree(files);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let skill = dir.path().join("probe");
+    std::fs::create_dir_all(&skill).expect("skill folder");
+    let text = format!("---\nname: probe\ndescription: {description}\n---\n{body}");
+    std::fs::write(skill.join("SKILL.md"), text).expect("skill written");
+    let (n, text) = review(
+        skill.to_str().expect("utf-8 temp path"),
+        repo.path().to_str().expect("utf-8 temp path"),
+    );
+    // Temporary paths differ per run; the snapshots show them relative.
+    let text = text
+        .replace(&format!("{}/", skill.display()), "")
+        .replace(&format!("{}/", repo.path().display()), "repo/");
+    (n, text)
+}
+
+const REACT_SKILL: &str = "Builds React components with hooks. Use when adding a component.";
+const REACT_BODY: &str = "```tsx\nimport { useState } from 'react'\nimport { clsx } from 'clsx'\n```\n\nKeep React state local.\n";
+
+/// A Rust workspace whose only npm folder (`docs/`) has no React.
+const RUST_WITH_DOCS: &[(&str, &str)] = &[
+    ("Cargo.toml", "[workspace]\nmembers = [\"crates/core\"]\n"),
+    (
+        "crates/core/Cargo.toml",
+        "[package]\nname = \"core-lib\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde_json = \"1\"\n",
+    ),
+    ("crates/core/src/lib.rs", "pub fn f() {}\n"),
+    (
+        "docs/package.json",
+        "{ \"name\": \"docs\", \"devDependencies\": { \"vitepress\": \"^1.0.0\" } }\n",
+    ),
+];
+
+#[test]
+fn the_main_package_decides_the_fit_per_package_not_per_ecosystem() {
+    // The ecosystem (npm, in docs/) is there, React is not: partial, and the evidence says
+    // where React was looked for.
+    let (_, text) = review_in(REACT_SKILL, REACT_BODY, RUST_WITH_DOCS);
+    assert!(
+        text.contains("fit: partial (react: the skill's main package"),
+        "{text}"
+    );
+    assert!(
+        text.contains("project has no react in package.json (docs/)"),
+        "{text}"
+    );
+    insta::assert_snapshot!("fit-react-in-rust-workspace", text);
+
+    // React declared in a sub-folder's manifest: core, with the version and its place.
+    let web = [(
+        "web/package.json",
+        "{ \"name\": \"web\", \"dependencies\": { \"react\": \"^18.2.0\" } }\n",
+    )];
+    let (_, text) = review_in(REACT_SKILL, REACT_BODY, &web);
+    assert!(
+        text.contains("fit: core (react: the skill's main package (named in the description, imports it once, names it 2 times); project has react ^18.2.0 in web/package.json"),
+        "{text}"
+    );
+
+    // No npm at all: off-stack, and SG405 names the package.
+    let (_, text) = review_in(REACT_SKILL, REACT_BODY, &RUST_WITH_DOCS[..3]);
+    assert!(
+        text.contains(
+            "SG405 warning fit: off-stack: the skill is about react, the project uses cargo"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_skill_without_code_gets_its_fit_from_its_prose() {
+    let description = "Writes Django views and forms. Use when adding a page.";
+    let body = "Django class-based views keep the handlers short. Prefer Django forms.\n";
+    let django = [("requirements.txt", "django==5.1.4\n")];
+    let (_, text) = review_in(description, body, &django);
+    assert!(text.contains("fit: core (django: the skill's main package (named in the description, names it 3 times); project has django ==5.1.4 in requirements.txt"), "{text}");
+    let flask = [("requirements.txt", "flask==3.0.0\n")];
+    let (_, text) = review_in(description, body, &flask);
+    assert!(text.contains("fit: partial (django:"), "{text}");
+}
+
+#[test]
+fn the_description_names_the_main_package_before_the_most_used_one() {
+    // lodash is imported three times, but the description says the skill is about React.
+    let body = "```tsx\nimport a from 'lodash'\nimport b from 'lodash/get'\nimport c from 'lodash/set'\nimport { useState } from 'react'\n```\n";
+    let web = [(
+        "package.json",
+        "{ \"name\": \"web\", \"dependencies\": { \"lodash\": \"^4.17.21\" } }\n",
+    )];
+    let (_, text) = review_in(REACT_SKILL, body, &web);
+    assert!(
+        text.contains("fit: partial (react: the skill's main package"),
+        "{text}"
+    );
+    assert!(text.contains("also uses lodash (in the project)"), "{text}");
+    // Without a package in the description the most used one is the main package.
+    let (_, text) = review_in("Writes helpers. Use when adding a helper.", body, &web);
+    assert!(
+        text.contains("fit: core (lodash: the skill's main package"),
+        "{text}"
+    );
+}
+
+#[test]
+fn undeclared_imports_and_installs_of_any_package_are_reported_once_each() {
+    let body = "Run `pnpm add -D vitest` first.\n\n```tsx\nimport axios from 'axios'\nimport useSWR from 'swr'\nimport { useQuery } from '@tanstack/react-query'\nimport { ReactQueryDevtools } from '@tanstack/react-query-devtools/production'\nimport { render, screen } from '@testing-library/react'\nimport userEvent from '@testing-library/user-event'\nimport { useState } from 'react'\nimport { Button } from './Button'\nimport { cn } from '@/lib/utils'\nimport fs from 'node:fs'\nimport path from 'path'\n```\n\n```tsx\nimport axios from 'axios'\n```\n";
+    let web = [(
+        "package.json",
+        "{ \"name\": \"web\", \"packageManager\": \"pnpm@9.12.0\", \"dependencies\": { \"react\": \"^19.0.0\" } }\n",
+    )];
+    let (_, text) = review_in(REACT_SKILL, body, &web);
+    let sg406: Vec<&str> = text.lines().filter(|l| l.contains(" SG406 ")).collect();
+    let packages: Vec<&str> = sg406
+        .iter()
+        .filter_map(|l| l.split("the skill ").nth(1)?.split([',', ' ']).nth(1))
+        .collect();
+    assert_eq!(
+        packages,
+        [
+            "vitest",
+            "axios",
+            "swr",
+            "@tanstack/react-query",
+            "@tanstack/react-query-devtools",
+            "@testing-library/react",
+            "@testing-library/user-event",
+        ],
+        "{text}"
+    );
+    assert!(text.contains("imports axios (in 2 places)"), "{text}");
+    assert!(
+        text.contains("    related SKILL.md:22 imports axios here too"),
+        "{text}"
+    );
+    insta::assert_snapshot!("sg406-npm", text);
+}
+
+#[test]
+fn python_imports_are_read_as_distributions_and_the_project_s_own_packages_are_declared() {
+    let description = "Loads settings files. Use when reading configuration.";
+    let body = "```python\nimport os\nimport json\nimport asyncio\nfrom typing import Any\nimport yaml\nfrom PIL import Image\nimport sklearn.linear_model\nfrom bs4 import BeautifulSoup\nimport requests\nfrom billingcore.plans import Plan\nfrom . import local\n```\n";
+    let repo = [
+        (
+            "requirements.txt",
+            "PyYAML==6.0.2\nPillow==11.0.0\nbeautifulsoup4==4.12.3\n",
+        ),
+        ("billingcore/__init__.py", ""),
+        ("billingcore/plans.py", "class Plan: ...\n"),
+    ];
+    let (_, text) = review_in(description, body, &repo);
+    let sg406: Vec<&str> = text.lines().filter(|l| l.contains(" SG406 ")).collect();
+    assert_eq!(sg406.len(), 2, "{text}");
+    assert!(text.contains("imports scikit-learn, which"), "{text}");
+    assert!(text.contains("imports requests, which"), "{text}");
+}
+
+#[test]
+fn go_imports_are_declared_by_a_require_prefix_and_crates_by_either_spelling() {
+    let go = [
+        (
+            "go.mod",
+            "module gitlab.com/team/svc\n\ngo 1.22\n\nrequire github.com/gin-gonic/gin v1.10.0\n",
+        ),
+        ("main.go", "package main\n"),
+    ];
+    let body = "```go\nimport (\n\t\"fmt\"\n\t\"net/http\"\n\t\"github.com/gin-gonic/gin\"\n\t\"github.com/gin-gonic/gin/binding\"\n\t\"gitlab.com/team/svc/internal/db\"\n\t\"github.com/spf13/cobra\"\n\t\"github.com/yourorg/yourapp/pkg\"\n)\n```\n";
+    let (_, text) = review_in("Writes Gin handlers. Use when adding a route.", body, &go);
+    let sg406: Vec<&str> = text.lines().filter(|l| l.contains(" SG406 ")).collect();
+    assert_eq!(sg406.len(), 1, "{text}");
+    assert!(
+        text.contains("imports github.com/spf13/cobra, which"),
+        "{text}"
+    );
+
+    let body = "```rust\nuse std::fmt;\nuse serde_json::Value;\nuse core_lib::f;\nuse crate::config;\nuse tokio::sync::Mutex;\n```\n";
+    let (_, text) = review_in(
+        "Writes async Rust. Use when adding a task.",
+        body,
+        RUST_WITH_DOCS,
+    );
+    let sg406: Vec<&str> = text.lines().filter(|l| l.contains(" SG406 ")).collect();
+    assert_eq!(sg406.len(), 1, "{text}");
+    assert!(text.contains("imports tokio, which"), "{text}");
+}
+
+#[test]
+fn installs_in_every_installer_and_in_inline_code_are_read() {
+    let body = "Add it with `pip install httpx` or `uv add httpx`.\n\n```bash\npoetry add rich\ncargo add anyhow\nyarn add zod\nbun add hono\nnpm i -g vercel\nuv add \"flask>=2.0,<3.0\"\n```\n";
+    let repo = [
+        ("requirements.txt", "django==5.1.4\n"),
+        (
+            "package.json",
+            "{ \"name\": \"web\", \"dependencies\": { \"react\": \"^19.0.0\" } }\n",
+        ),
+        (
+            "Cargo.toml",
+            "[package]\nname = \"tool\"\nversion = \"0.1.0\"\n\n[dependencies]\nserde = \"1\"\n",
+        ),
+    ];
+    let (_, text) = review_in(
+        "Adds dependencies. Use when a package is missing.",
+        body,
+        &repo,
+    );
+    for expected in [
+        "installs httpx (in 2 places)",
+        "installs rich,",
+        "installs anyhow,",
+        "installs zod,",
+        "installs hono,",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    // A global tool and a constraint shown as syntax are not dependencies of the project.
+    let sg406: Vec<&str> = text.lines().filter(|l| l.contains(" SG406 ")).collect();
+    assert_eq!(sg406.len(), 5, "{text}");
+    assert!(
+        !sg406
+            .iter()
+            .any(|l| l.contains("vercel") || l.contains("flask")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_skill_whose_examples_cover_the_project_s_ecosystem_is_not_off_stack() {
+    // The Python package is used most, but the Go example meets the project's Go.
+    let body = "```python\nfrom opentelemetry import trace\nfrom opentelemetry import metrics\nfrom opentelemetry.sdk import resources\n```\n\n```go\nimport \"fmt\"\n```\n";
+    let go = [
+        (
+            "go.mod",
+            "module gitlab.com/team/svc\n\ngo 1.22\n\nrequire github.com/gin-gonic/gin v1.10.0\n",
+        ),
+        ("main.go", "package main\n"),
+    ];
+    let (_, text) = review_in("Adds tracing. Use when instrumenting a service.", body, &go);
+    assert!(
+        text.contains("fit: partial (opentelemetry: the skill's main package"),
+        "{text}"
+    );
+    assert!(!text.contains("SG405"), "{text}");
+}
+
+#[test]
+fn example_code_alone_in_another_language_leaves_the_fit_unknown() {
+    // A debugging method shown in TypeScript, checked against a Rust workspace.
+    let body = "Reproduce first, then bisect.\n\n```ts\nconst value = compute(input);\nconsole.log(value);\n```\n";
+    let (_, text) = review_in(
+        "Debugs failures. Use when a test fails.",
+        body,
+        &RUST_WITH_DOCS[..3],
+    );
+    assert!(!text.contains("SG405"), "{text}");
+    assert!(
+        text.contains("fit: unknown (the skill is about no package; npm: skill uses TypeScript code; not in the project"),
+        "{text}"
+    );
+}
+
+#[test]
+fn constraint_syntax_in_a_tutorial_and_a_compatibility_note_claim_nothing() {
+    // python-poetry resolves django 4.2.11, outside the range the tutorial writes.
+    let tutorial = "Write a range with both ends:\n\n```bash\nuv add \"django>=5.0,<6.0\"\n```\n";
+    let (_, text) = review_text(tutorial, "fixtures/repos/python-poetry");
+    assert!(!text.contains(" SG401 "), "{text}");
+    let (_, text) = review_text(
+        "This skill targets Django 5.0.\n",
+        "fixtures/repos/python-poetry",
+    );
+    assert!(
+        text.contains(" SG401 "),
+        "the control claim must conflict: {text}"
+    );
+
+    // npm-pnpm-canary declares react ^18.2.0.
+    let note = "React 19 requires v16.1.0+ of the plugin.\n";
+    let (_, text) = review_text(note, "fixtures/repos/npm-pnpm-canary");
+    assert!(!text.contains("written for react"), "{text}");
+    let (_, text) = review_text(
+        "This skill targets React 19.\n",
+        "fixtures/repos/npm-pnpm-canary",
+    );
+    assert!(
+        text.contains("written for react 19"),
+        "the control claim must conflict: {text}"
+    );
+}

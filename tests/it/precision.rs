@@ -138,8 +138,18 @@ fn judged_shapes_give_the_findings_recorded_for_them() {
             panic!("malformed row: {line:?}");
         };
         let expected: usize = expected.parse().expect("a count");
-        let path = format!("fixtures/precision/{fixture}");
-        let (_, out, _) = run(&["check", &path, "-f", "json", "--fail-on", "never"]);
+        // A fixture with a `repo/` folder is its `skill/` checked against that repository.
+        let dir = format!("fixtures/precision/{fixture}");
+        let repo = format!("{dir}/repo");
+        let (path, mut args) = if super::support::root().join(&repo).is_dir() {
+            (format!("{dir}/skill"), vec!["--repo", repo.as_str()])
+        } else {
+            (dir.clone(), Vec::new())
+        };
+        args.extend(["-f", "json", "--fail-on", "never"]);
+        let mut argv = vec!["check", path.as_str()];
+        argv.extend(args);
+        let (_, out, _) = run(&argv);
         let json: serde_json::Value = serde_json::from_str(&out).expect("json");
         let found = json["findings"]
             .as_array()

@@ -151,6 +151,7 @@ const PIP_VALUED: &[&str] = &[
     "--root",
     "--platform",
     "--python-version",
+    "--jobs",
 ];
 const NPM_VALUED: &[&str] = &[
     "--registry",
@@ -249,8 +250,15 @@ fn poetry(args: &[Word]) -> Vec<Install> {
         .collect()
 }
 
-/// `x@1`, `@scope/x@^2`, `x`.
+/// `x@1`, `@scope/x@^2`, `x`. A global install (`npm i -g vercel`) sets up a command-line
+/// tool for the machine, not a dependency of a project, and installs nothing here.
 fn npm(args: &[Word], manager: &'static str) -> Vec<Install> {
+    if args
+        .iter()
+        .any(|w| matches!(w.text.as_str(), "-g" | "--global"))
+    {
+        return Vec::new();
+    }
     positionals(args, NPM_VALUED)
         .into_iter()
         .filter_map(|word| {

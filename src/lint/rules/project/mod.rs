@@ -11,7 +11,6 @@ use std::path::Path;
 
 use super::head;
 use crate::finding::{Location, Severity};
-use crate::knowledge::knowledge;
 use crate::lint::Rule;
 use crate::lint::fit::{self, Fit};
 use crate::project::version::Release;
@@ -123,10 +122,15 @@ pub const OFF_STACK: Rule = Rule {
     name: "off-stack",
     severity: Severity::Warning,
     summary: "The skill works in languages and packages the project does not use",
-    what: "Computes the stack fit: the ecosystems the skill works in (its code blocks' \
-           languages, the packages and runtimes it names) against the project's \
-           (dependencies, runtimes, source files). `core` when the project uses all of them, \
-           `partial` when some, `off-stack` when none; off-stack is reported.",
+    what: "Computes the stack fit from the skill's main package: among the packages and \
+           runtimes the frontmatter description names, the one the skill uses most (imports, \
+           installs, manifest entries and prose names counted together), else the most used \
+           of all (used at least 3 times). `core` when the project declares it, `partial` when \
+           the project uses its ecosystem without it or another ecosystem the skill works in, \
+           `off-stack` when it uses none of them; off-stack is reported. A skill about no \
+           package is compared by ecosystems (its code blocks' languages, packages and \
+           runtimes against the project's dependencies, runtimes and source files) and is \
+           never off-stack: a method shown in one language applies in others.",
     why: "A skill for another stack only costs context and pulls the agent towards \
           conventions the repository does not have.",
     fires: r#"==> SKILL.md <==
@@ -164,13 +168,14 @@ import { useState } from 'react';
             } else {
                 theirs.join(", ")
             };
+            let about = match &fit.main {
+                Some(main) => format!("the skill is about {}", main.package),
+                None => format!("the skill works in {}", skill.join(", ")),
+            };
             out.report(
                 &cx.skill.source,
                 head(cx.skill),
-                format!(
-                    "fit: off-stack: the skill works in {}, the project in {theirs}",
-                    skill.join(", ")
-                ),
+                format!("fit: off-stack: {about}, the project uses {theirs}"),
             )
             .help(format!(
                 "do not inject this skill here; evidence: {}",
@@ -186,8 +191,20 @@ pub const UNDECLARED_PACKAGE: Rule = Rule {
     name: "undeclared-package",
     severity: Severity::Info,
     summary: "The skill uses a package the project does not depend on",
-    what: "Reports packages the skill installs or imports in the project's own ecosystems \
-           that no manifest or lockfile of the project names.",
+    what: "Reports each package the skill installs (code blocks, and inline commands such \
+           as `pnpm add -D vitest` in prose) or imports in the project's own ecosystems that \
+           no manifest or lockfile of the project names, once, with its other places. \
+           Imports are named by their registry's rules: npm `@scope/name/sub` is \
+           `@scope/name` and `name/sub` is `name`; a Python import is its PEP 503 \
+           distribution (a short table maps `yaml`, `PIL`, `sklearn`, `cv2`, `bs4` and \
+           `rest_framework`); a Go import is covered by a `require` whose path is its \
+           prefix; `use foo_bar::` is the crate `foo-bar`. Silent where the name cannot be \
+           mapped with confidence: relative paths, `node:` and Node built-ins, path aliases \
+           (`@/`, `~/`, `#x`, `$lib`) and virtual modules, Python's standard library and \
+           modules of host applications, Go's standard library, `std`/`core`/`crate`/`self`/\
+           `super`, the project's own packages, placeholder names (`my-package`, \
+           `package1`, `github.com/yourorg/…`), modules the skill shows as its own files, \
+           global installs (`npm i -g`) and Java imports.",
     why: "Following the skill adds a dependency; that may be intended, but it should be a \
           decision, not a side effect.",
     fires: r#"==> SKILL.md <==
@@ -245,30 +262,13 @@ fn file_line(value: &Located<String>) -> String {
     format!("{}:{}", value.path.display(), value.line)
 }
 
-/// The project's entries for a package: the package itself first, then the packages its
-/// knowledge alias says stand for it (a Spring Boot starter or parent for Spring Boot).
+/// The project's entries for a package and the packages its alias says stand for it.
 fn dependencies_for<'p>(
     project: &'p Project,
     ecosystem: Ecosystem,
     package: &str,
 ) -> Vec<&'p Dependency> {
-    let mut found: Vec<&Dependency> = project.dependencies_named(ecosystem, package).collect();
-    let aliases = knowledge().packages.iter().filter(|alias| {
-        alias.ecosystem == ecosystem
-            && alias.package.eq_ignore_ascii_case(package)
-            && !alias.also.is_empty()
-    });
-    for alias in aliases {
-        for dependency in &project.dependencies {
-            if dependency.ecosystem == ecosystem
-                && alias.covers(&dependency.name)
-                && !found.contains(&dependency)
-            {
-                found.push(dependency);
-            }
-        }
-    }
-    found
+    fit::dependencies_for(project, ecosystem, package)
 }
 
 /// The project's version of a package: the lockfile's, else the declared constraint.

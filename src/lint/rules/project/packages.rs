@@ -1,11 +1,11 @@
 //! SG406: packages the skill uses that the project does not depend on.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
-use super::dependencies_for;
-use crate::claims::Origin;
+use crate::claims::{Claim, Origin, Role, go_module_key, npm_package, placeholder_package};
+use crate::lint::fit::{declared, own_package};
 use crate::lint::{Context, Emitter};
-use crate::project::Ecosystem;
+use crate::project::{Ecosystem, Project};
 
 /// Packages that are tools being set up, not dependencies of the project.
 const TOOLING: &[&str] = &[
@@ -20,42 +20,131 @@ const TOOLING: &[&str] = &[
     "yarn",
     "bun",
     "corepack",
+    "pipx",
+    "virtualenv",
+    "build",
+    "twine",
 ];
 
-/// SG406: each package the skill installs or imports that the project does not name, once.
+/// SG406: each package the skill installs or imports that the project does not name, once,
+/// with the package's other places in `related`.
 pub(super) fn undeclared_package(cx: &Context<'_>, out: &mut Emitter) {
     let Some(project) = cx.project else {
         return;
     };
     let ecosystems = project.ecosystems();
-    let mut reported = HashSet::new();
+    // One finding per package: the first use, and the others as related places.
+    let mut order: Vec<(Ecosystem, String)> = Vec::new();
+    let mut uses: HashMap<(Ecosystem, String), Vec<(&Claim, &'static str)>> = HashMap::new();
     for claim in &cx.analysis().claims {
         let ecosystem = claim.subject.ecosystem;
-        if !ecosystem.has_dependencies() {
+        let Some(used) = verb(claim) else {
             continue;
-        }
-        let package = claim.subject.package.as_str();
-        let used = match claim.origin {
-            Origin::Install => "installs",
-            // Java imports name packages that starters pull in transitively; a missing
-            // artifact says little, so only Maven installs and manifests count.
-            Origin::Import if ecosystem != Ecosystem::Maven => "imports",
-            _ => continue,
         };
         if !ecosystems.contains(&ecosystem)
-            || TOOLING.contains(&package)
-            || !dependencies_for(project, ecosystem, package).is_empty()
-            || !reported.insert(claim.subject.clone())
+            || !undeclared(project, claim)
+            || shown_as_own(cx, claim)
         {
             continue;
         }
-        out.report_at(
-                cx.analysis().location(cx.skill, claim.span),
+        let key = (ecosystem, package_key(claim));
+        let entry = uses.entry(key.clone()).or_default();
+        if entry.is_empty() {
+            order.push(key);
+        }
+        entry.push((claim, used));
+    }
+    for key in order {
+        let Some(places) = uses.get(&key) else {
+            continue;
+        };
+        let Some(((claim, used), others)) = places.split_first() else {
+            continue;
+        };
+        let ecosystem = key.0;
+        let package = &claim.subject.package;
+        let again = if others.is_empty() {
+            String::new()
+        } else {
+            format!(" (in {} places)", others.len() + 1)
+        };
+        let finding = out.report_at(
+            cx.analysis().location(cx.skill, claim.span),
             format!(
-                "the skill {used} {package}, which the project does not depend on ({})",
+                "the skill {used} {package}{again}, which the project does not depend on ({})",
                 ecosystem.as_str()
             ),
-        )
-        .help("make adding the dependency a decision: say why the skill needs it, or use what the project already has");
+        );
+        for (other, verb) in others {
+            finding.related_at(
+                cx.analysis().location(cx.skill, other.span),
+                format!("{verb} {} here too", other.subject.package),
+            );
+        }
+        finding.help(
+            "make adding the dependency a decision: say why the skill needs it, or use what the \
+             project already has",
+        );
     }
+}
+
+/// What the skill does with the package, for claims SG406 reads.
+fn verb(claim: &Claim) -> Option<&'static str> {
+    let ecosystem = claim.subject.ecosystem;
+    let package = claim.subject.package.as_str();
+    if !ecosystem.has_dependencies() || TOOLING.contains(&package) || placeholder_package(package) {
+        return None;
+    }
+    match claim.origin {
+        // A constraint written to show its syntax (`uv add "django>=4.0,<5.0"`) or an
+        // install in a section for another setup is not what the skill asks for.
+        Origin::Install if claim.role != Role::Target => None,
+        // A workspace package (`pnpm add @repo/ui --filter web`) is no registry package.
+        Origin::Install if ecosystem == Ecosystem::Npm && npm_package(package).is_none() => None,
+        Origin::Install => Some("installs"),
+        // Java imports name packages that starters pull in transitively; a missing
+        // artifact says little, so only Maven installs and manifests count.
+        Origin::Import if ecosystem != Ecosystem::Maven => Some("imports"),
+        _ => None,
+    }
+}
+
+/// Whether neither the project's manifests and lockfiles nor its own code provide the
+/// claim's package.
+fn undeclared(project: &Project, claim: &Claim) -> bool {
+    declared(project, &claim.subject).is_empty() && !own_package(project, &claim.subject)
+}
+
+/// Go imports of one module's packages are one package to report.
+fn package_key(claim: &Claim) -> String {
+    match claim.subject.ecosystem {
+        Ecosystem::Go => go_module_key(&claim.subject.package),
+        _ => claim.subject.package.clone(),
+    }
+}
+
+/// A Python import of a module the skill itself shows as a file or folder of its example
+/// (`from billing import X` beside `billing.py`, `use_cases/` in a tree): the example's own code.
+fn shown_as_own(cx: &Context<'_>, claim: &Claim) -> bool {
+    if claim.subject.ecosystem != Ecosystem::Pypi || claim.origin != Origin::Import {
+        return false;
+    }
+    // The import's root as written: the distribution name with PEP 503's `-` back to `_`.
+    let root = claim.subject.package.replace('-', "_");
+    let file = format!("{root}.py");
+    let folder = format!("{root}/");
+    let texts = std::iter::once(&cx.skill.source)
+        .chain(cx.skill.files.iter().filter_map(|f| f.source.as_ref()))
+        .map(|s| s.text.as_str());
+    texts.into_iter().any(|text| {
+        [&file, &folder].iter().any(|needle| {
+            text.match_indices(needle.as_str()).any(|(at, _)| {
+                // `billing.py`, not `test_billing.py`.
+                !text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        })
+    })
 }
