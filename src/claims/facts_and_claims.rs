@@ -8,7 +8,7 @@ use super::{
     section_opening_role,
 };
 use crate::finding::Location;
-use crate::knowledge::knowledge;
+use crate::knowledge::aliases;
 use crate::skill::Skill;
 use crate::skill::code::{CodeFacts, CodeSnippet, Span, extract_facts};
 use crate::skill::markdown::{Document, Section};
@@ -19,8 +19,7 @@ use crate::skill::source::SourceFile;
 ///
 /// `None` only if the table did not compile, which the knowledge tests rule out; claims
 /// then come from code facts alone rather than the run failing.
-static ALIASES: LazyLock<Option<AliasTable>> =
-    LazyLock::new(|| AliasTable::new(&knowledge().packages).ok());
+static ALIASES: LazyLock<Option<AliasTable>> = LazyLock::new(|| AliasTable::new(aliases()).ok());
 
 /// A skill's code facts and claims, from every document the agent reads: SKILL.md (its
 /// frontmatter description and body) and the markdown files SKILL.md names.

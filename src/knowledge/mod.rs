@@ -6,7 +6,9 @@
 //! its use in a code block and the official page it was checked against.
 //!
 //! Every file is embedded at build time by [`RULE_FILES`]; a test compares that list with
-//! the directory so a new file cannot be forgotten. [`knowledge`] parses them once.
+//! the directory so a new file cannot be forgotten. [`knowledge`] parses them all once, for
+//! listing and validating; a check reads less: [`aliases`] parses the alias table alone,
+//! and [`api_files`] parses an API file only when a project has its package.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -648,6 +650,100 @@ impl Knowledge {
 /// The knowledge every rule reads: the embedded files, plus packs installed before first use.
 static KNOWLEDGE: OnceLock<Knowledge> = OnceLock::new();
 
+/// The embedded alias table alone, for runs that need no API file.
+static ALIASES: OnceLock<Vec<PackageAlias>> = OnceLock::new();
+
+/// The embedded API files, each parsed on first use.
+static API_FILES: OnceLock<Vec<EmbeddedApiFile>> = OnceLock::new();
+
+/// One embedded API file: its package, read from its header, and the file once parsed.
+#[derive(Debug)]
+struct EmbeddedApiFile {
+    rule_file: &'static RuleFile,
+    ecosystem: Ecosystem,
+    package: String,
+    parsed: OnceLock<ApiFile>,
+}
+
+/// The two keys every API file opens with.
+#[derive(Deserialize)]
+struct ApiHeader {
+    ecosystem: Ecosystem,
+    package: String,
+}
+
+impl EmbeddedApiFile {
+    /// Reads the header of an embedded API file: the text before its first change.
+    fn new(rule_file: &'static RuleFile) -> Self {
+        let head = rule_file
+            .text
+            .split_once("[[change]]")
+            .map_or(rule_file.text, |(head, _)| head);
+        let header: ApiHeader = match toml::from_str(head) {
+            Ok(header) => header,
+            // `tests::embedded_rules_parse` parses every header this way.
+            Err(error) => unreachable!("embedded {}: {error}", rule_file.path),
+        };
+        Self {
+            rule_file,
+            ecosystem: header.ecosystem,
+            package: header.package,
+            parsed: OnceLock::new(),
+        }
+    }
+
+    fn file(&self) -> &ApiFile {
+        self.parsed.get_or_init(|| {
+            match Knowledge::parse(std::slice::from_ref(self.rule_file)) {
+                Ok(mut knowledge) if knowledge.apis.len() == 1 => knowledge.apis.remove(0),
+                // The files are compiled in and `tests::embedded_rules_parse` parses them.
+                other => unreachable!("embedded {}: {other:?}", self.rule_file.path),
+            }
+        })
+    }
+}
+
+/// The alias table in use, without parsing any API file: the embedded `packages.toml`, or
+/// the aliases of the knowledge with its packs once [`install_packs`] added some.
+pub fn aliases() -> &'static [PackageAlias] {
+    if let Some(knowledge) = KNOWLEDGE.get() {
+        return &knowledge.packages;
+    }
+    ALIASES.get_or_init(|| {
+        let packages = RULE_FILES.iter().filter(|file| file.path == PACKAGES_FILE);
+        match Knowledge::parse_texts(packages.map(|file| (file.path, file.text))) {
+            Ok(knowledge) => knowledge.packages,
+            Err(error) => unreachable!("embedded {error}"),
+        }
+    })
+}
+
+/// The API files of the packages `wanted` says yes to, in [`RULE_FILES`] order. A one-skill
+/// check against a project reads only the files of the project's packages: each embedded
+/// file is parsed the first time a project asks for its package. Once the whole knowledge
+/// is in use (packs installed, or [`knowledge`] called), its files are filtered instead.
+pub fn api_files(wanted: impl Fn(Ecosystem, &str) -> bool) -> Vec<&'static ApiFile> {
+    if let Some(knowledge) = KNOWLEDGE.get() {
+        return knowledge
+            .apis
+            .iter()
+            .filter(|file| wanted(file.ecosystem, &file.package))
+            .collect();
+    }
+    API_FILES
+        .get_or_init(|| {
+            RULE_FILES
+                .iter()
+                .filter(|file| file.path != PACKAGES_FILE)
+                .map(EmbeddedApiFile::new)
+                .collect()
+        })
+        .iter()
+        .filter(|file| wanted(file.ecosystem, &file.package))
+        .map(EmbeddedApiFile::file)
+        .collect()
+}
+
 /// The embedded knowledge alone, parsed on every call; [`knowledge`] keeps one copy.
 pub fn built_in() -> Knowledge {
     match Knowledge::parse(RULE_FILES) {
@@ -672,6 +768,27 @@ mod tests {
     fn embedded_rules_parse() {
         let parsed = Knowledge::parse(RULE_FILES);
         assert!(parsed.is_ok(), "{:?}", parsed.err());
+        // The lazy readers see the same files: every header names its file's package, and
+        // the alias table alone is the whole knowledge's.
+        let whole = parsed.expect("parses");
+        let lazy: Vec<(Ecosystem, String)> = RULE_FILES
+            .iter()
+            .filter(|file| file.path != PACKAGES_FILE)
+            .map(|file| {
+                let file = EmbeddedApiFile::new(file);
+                (file.ecosystem, file.package)
+            })
+            .collect();
+        let eager: Vec<(Ecosystem, String)> = whole
+            .apis
+            .iter()
+            .map(|file| (file.ecosystem, file.package.clone()))
+            .collect();
+        assert_eq!(lazy, eager);
+        let every = api_files(|_, _| true);
+        assert_eq!(every.len(), whole.apis.len());
+        assert!(every.iter().zip(&whole.apis).all(|(a, b)| *a == b));
+        assert_eq!(aliases(), whole.packages.as_slice());
     }
 
     #[test]

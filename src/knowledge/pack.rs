@@ -5,7 +5,10 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use super::{Checks, Fires, KNOWLEDGE, Knowledge, PACKAGES_FILE, Violation, built_in, validate};
+use super::{
+    ALIASES, API_FILES, Checks, Fires, KNOWLEDGE, Knowledge, PACKAGES_FILE, Violation, built_in,
+    validate,
+};
 use crate::snippet::Snippet;
 
 /// A pack read from disk: its files' texts and what they parse to.
@@ -266,6 +269,9 @@ pub fn with_packs(dirs: &[PathBuf], fires: Fires<'_>) -> Result<Knowledge, PackE
 pub fn install_packs(dirs: &[PathBuf], fires: Fires<'_>) -> Result<(), PackError> {
     if dirs.is_empty() {
         return Ok(());
+    }
+    if ALIASES.get().is_some() || API_FILES.get().is_some() {
+        return Err(PackError::InUse);
     }
     let knowledge = with_packs(dirs, fires)?;
     KNOWLEDGE.set(knowledge).map_err(|_| PackError::InUse)

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::claims::{
     Analysis, Origin, Subject, crate_spellings, go_module_key, placeholder_package,
 };
-use crate::knowledge::knowledge;
+use crate::knowledge::aliases;
 use crate::project::{Dependency, Ecosystem, Project};
 use crate::skill::code::{Lang, module_under};
 
@@ -286,7 +286,7 @@ pub fn dependencies_for<'p>(
     package: &str,
 ) -> Vec<&'p Dependency> {
     let mut found: Vec<&Dependency> = project.dependencies_named(ecosystem, package).collect();
-    let aliases = knowledge().packages.iter().filter(|alias| {
+    let aliases = aliases().iter().filter(|alias| {
         alias.ecosystem == ecosystem
             && alias.package.eq_ignore_ascii_case(package)
             && !alias.also.is_empty()

@@ -1,13 +1,12 @@
 //! SG407 api-too-new: uses in the skill's examples of an API that first appeared in a
 //! version newer than the project's, matched against the knowledge files' `added` entries.
 
-use std::sync::LazyLock;
-
 use super::{
-    ApiMatcher, KnownVersion, VersionSource, file_line, knowledge_version, located, shown,
+    Changes, KnownVersion, VersionSource, file_line, knowledge_version, located, project_matcher,
+    shown,
 };
 use crate::finding::Severity;
-use crate::knowledge::{ApiFile, ChangeKind, knowledge};
+use crate::knowledge::ApiFile;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Release};
 use crate::project::{Ecosystem, Project, RuntimeKind};
@@ -63,20 +62,18 @@ useEffect(() => { const id = setInterval(() => log(latest.current), 1000); retur
     check: api_too_new,
 };
 
-/// Every known API addition, prepared once per process. `None` only if a pattern did not
-/// compile, which the knowledge tests rule out; the rule is then silent.
-static ADDED_MATCHER: LazyLock<Option<ApiMatcher<'static>>> = LazyLock::new(|| {
-    let added = knowledge()
-        .changes()
-        .filter(|(_, change)| change.kind == ChangeKind::Added);
-    ApiMatcher::new(added).ok()
-});
-
 /// SG407: each use of an API the project's version does not have yet.
 fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
-    let (Some(project), Some(matcher)) = (cx.project, ADDED_MATCHER.as_ref()) else {
+    let Some(project) = cx.project else {
         return;
     };
+    if cx.analysis().facts.is_empty() {
+        return;
+    }
+    let Some(built) = project_matcher(project, Changes::Added) else {
+        return;
+    };
+    let matcher = &built.matcher;
     let versions = |ecosystem, package: &str| {
         knowledge_version(project, ecosystem, package).map(|known| compared(ecosystem, &known))
     };
@@ -89,7 +86,7 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
             continue;
         }
         reported.push(&hit.change_id);
-        let Some((file, change)) = knowledge().change(&hit.change_id) else {
+        let Some((file, change)) = built.change(&hit.change_id) else {
             continue;
         };
         let (Some(since), Some(known)) = (

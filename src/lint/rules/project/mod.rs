@@ -27,6 +27,7 @@ mod version_conflict;
 pub use self::api_too_new::API_TOO_NEW;
 use self::known_version::{KnownVersion, VersionSource, knowledge_version};
 pub use self::removed_api::{ApiHit, ApiMatcher, PatternError, REMOVED_API, snippet_fires};
+use self::removed_api::{Changes, project_matcher};
 pub use self::runtime_conflict::RUNTIME_CONFLICT;
 pub use self::version_conflict::VERSION_CONFLICT;
 

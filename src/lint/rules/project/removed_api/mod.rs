@@ -3,15 +3,15 @@
 
 mod matcher;
 
-use std::sync::LazyLock;
+use std::sync::{Arc, Mutex, PoisonError};
 
 pub use self::matcher::{ApiHit, ApiMatcher, PatternError, keep_strongest};
 use super::{file_line, knowledge_version, located, shown};
 use crate::finding::Severity;
-use crate::knowledge::{ApiChange, ApiFile, ChangeKind, knowledge};
+use crate::knowledge::{ApiChange, ApiFile, ChangeKind, api_files};
 use crate::lint::{Context, Emitter, Rule};
-use crate::project::Ecosystem;
 use crate::project::version;
+use crate::project::{Ecosystem, Project};
 use crate::skill::code::{CodeSnippet, extract_facts};
 
 /// SG402.
@@ -52,15 +52,72 @@ createRoot(document.getElementById('root')).render(<App />);
     check: changed_api,
 };
 
-/// Every known API change, prepared once per process. `None` only if a pattern did not
-/// compile, which the knowledge tests rule out; the rule is then silent.
-static API_MATCHER: LazyLock<Option<ApiMatcher<'static>>> = LazyLock::new(|| {
-    // `added` entries say when an API appeared, not that it went away.
-    let gone = knowledge()
-        .changes()
-        .filter(|(_, change)| change.kind != ChangeKind::Added);
-    ApiMatcher::new(gone).ok()
-});
+/// The known API changes a project can run into, ready to match: those of the packages it
+/// has a version of, and the Actions entries, which need none.
+#[derive(Debug)]
+pub(super) struct ProjectMatcher {
+    /// The API files the matcher was built from.
+    files: Vec<&'static ApiFile>,
+    /// Their changes of the kinds asked for.
+    pub matcher: ApiMatcher<'static>,
+}
+
+impl ProjectMatcher {
+    /// The change with `id`, and its file.
+    pub fn change(&self, id: &str) -> Option<(&'static ApiFile, &'static ApiChange)> {
+        self.files
+            .iter()
+            .find_map(|file| file.changes.iter().find(|c| c.id == id).map(|c| (*file, c)))
+    }
+}
+
+/// Which changes a matcher holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Changes {
+    /// Removed, deprecated and renamed APIs (SG402).
+    Gone,
+    /// Added APIs (SG407).
+    Added,
+}
+
+/// The last matcher built for each kind: an audit checks every skill against one project,
+/// so the files and the matcher are the same from one skill to the next.
+static MATCHERS: [Mutex<Option<Arc<ProjectMatcher>>>; 2] = [Mutex::new(None), Mutex::new(None)];
+
+/// The matcher of `changes` for `project`. Only the API files of packages the project has
+/// a version of are read (and Actions', whose entries need no version): no other entry can
+/// apply, since a change with a `since` is compared with the project's version and only
+/// Actions entries have none (`only_actions_entries_have_no_since`). `None` only if a
+/// pattern did not compile, which the knowledge tests rule out; the rule is then silent.
+pub(super) fn project_matcher(project: &Project, changes: Changes) -> Option<Arc<ProjectMatcher>> {
+    let files = api_files(|ecosystem, package| {
+        ecosystem == Ecosystem::Actions || knowledge_version(project, ecosystem, package).is_some()
+    });
+    let slot = &MATCHERS[changes as usize];
+    let mut cached = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(built) = cached
+        .as_ref()
+        .filter(|built| same_files(&built.files, &files))
+    {
+        return Some(Arc::clone(built));
+    }
+    let wanted =
+        move |change: &ApiChange| (change.kind == ChangeKind::Added) == (changes == Changes::Added);
+    let entries = files
+        .iter()
+        .flat_map(|file| file.changes.iter().map(move |change| (*file, change)))
+        .filter(|(_, change)| wanted(change));
+    let built = Arc::new(ProjectMatcher {
+        matcher: ApiMatcher::new(entries).ok()?,
+        files,
+    });
+    *cached = Some(Arc::clone(&built));
+    Some(built)
+}
+
+fn same_files(a: &[&'static ApiFile], b: &[&'static ApiFile]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| std::ptr::eq(*x, *y))
+}
 
 /// Whether `text`, read as the change's first language, fires the change through the real
 /// matcher, whatever the project's versions: the check the knowledge validator runs on each
@@ -83,16 +140,23 @@ pub fn snippet_fires(file: &ApiFile, change: &ApiChange, text: &str) -> Result<b
 
 /// SG402: each use of an API the project's version removed or deprecated, strongest first.
 fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
-    let (Some(project), Some(matcher)) = (cx.project, API_MATCHER.as_ref()) else {
+    let Some(project) = cx.project else {
         return;
     };
+    if cx.analysis().facts.is_empty() {
+        return;
+    }
+    let Some(built) = project_matcher(project, Changes::Gone) else {
+        return;
+    };
+    let matcher = &built.matcher;
     let versions = |ecosystem, package: &str| {
         knowledge_version(project, ecosystem, package).map(|known| known.version)
     };
     let compare = |ecosystem: Ecosystem, a: &str, b: &str| version::compare(ecosystem, a, b);
     let hits = keep_strongest(matcher.hits(&cx.analysis().facts, &versions, &compare));
     for hit in hits {
-        let Some((file, change)) = knowledge().change(&hit.change_id) else {
+        let Some((file, change)) = built.change(&hit.change_id) else {
             continue;
         };
         let severity = match hit.kind {
@@ -138,5 +202,24 @@ fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
                 format!("the project's {}", file.package),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::knowledge::knowledge;
+    use crate::project::Ecosystem;
+
+    /// [`super::project_matcher`] reads only the files of packages a project has a version
+    /// of, plus the Actions files: that misses nothing only while no other entry lacks a
+    /// `since`.
+    #[test]
+    fn only_actions_entries_have_no_since() {
+        let unversioned: Vec<&str> = knowledge()
+            .changes()
+            .filter(|(file, change)| change.since.is_none() && file.ecosystem != Ecosystem::Actions)
+            .map(|(_, change)| change.id.as_str())
+            .collect();
+        assert!(unversioned.is_empty(), "{unversioned:?}");
     }
 }
