@@ -678,6 +678,20 @@ mod tests {
     }
 
     #[test]
+    fn an_alias_cannot_say_prose_only() {
+        let alias =
+            "[[package]]\nnames = [\"Left Pad\"]\necosystem = \"npm\"\npackage = \"left-pad\"\n";
+        assert!(Knowledge::parse_texts([("packages.toml", alias)]).is_ok());
+        let prose = format!("{alias}prose_only = \"named in prose only\"\n");
+        let refused = Knowledge::parse_texts([("packages.toml", prose.as_str())])
+            .expect_err("prose_only is not a field");
+        assert!(
+            refused.to_string().contains("unknown field `prose_only`"),
+            "{refused}"
+        );
+    }
+
+    #[test]
     fn glob_matches_prefix_suffix_and_middle() {
         assert!(glob_matches(
             "spring-boot-starter*",

@@ -227,7 +227,9 @@ fn validate_aliases(aliases: &[PackageAlias], files: &[&ApiFile], found: &mut Ve
             .iter()
             .any(|file| file.ecosystem == alias.ecosystem && alias.covers(&file.package));
         if !backed {
-            report("alias has no API file: add apis/<ecosystem>/<package>.toml or remove the alias");
+            report(
+                "alias has no API file: add apis/<ecosystem>/<package>.toml or remove the alias",
+            );
         }
     }
 }
