@@ -27,7 +27,6 @@ fn main() {
         ecosystem,
         package: package.to_owned(),
         also: Vec::new(),
-        prose_only: None,
     })
     .collect();
     let Ok(table) = AliasTable::new(&aliases) else {

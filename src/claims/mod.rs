@@ -131,7 +131,6 @@ mod tests {
             ecosystem,
             package: package.to_owned(),
             also: Vec::new(),
-            prose_only: None,
         }
     }
 

@@ -69,9 +69,11 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/go/opentelemetry-go.toml",
     "apis/go/prometheus-client-golang.toml",
     "apis/kubernetes/kubernetes.toml",
+    "apis/maven/hibernate-core.toml",
     "apis/maven/junit.toml",
     "apis/maven/junit4.toml",
     "apis/maven/spring-boot.toml",
+    "apis/maven/spring-core.toml",
     "apis/maven/spring-security.toml",
     "apis/npm/angular-core.toml",
     "apis/npm/eslint.toml",
@@ -87,6 +89,7 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/npm/vite.toml",
     "apis/npm/vue.toml",
     "apis/nuget/microsoft-aspnetcore-app.toml",
+    "apis/nuget/microsoft-entityframeworkcore.toml",
     "apis/pypi/django.toml",
     "apis/pypi/fastapi.toml",
     "apis/pypi/flask.toml",
@@ -97,10 +100,13 @@ pub const RULE_FILES: &[RuleFile] = rule_files![
     "apis/pypi/requests.toml",
     "apis/pypi/sqlalchemy.toml",
     "apis/pypi/starlette.toml",
+    "apis/runtime/dotnet.toml",
     "apis/runtime/go.toml",
     "apis/runtime/java.toml",
     "apis/runtime/node.toml",
     "apis/runtime/python.toml",
+    "apis/runtime/ruby.toml",
+    "apis/runtime/rust.toml",
     "apis/rubygems/rails.toml",
 ];
 
@@ -120,9 +126,6 @@ pub struct PackageAlias {
     /// Other project packages whose version stands for this one; `*` globs allowed.
     #[serde(default)]
     pub also: Vec<String>,
-    /// Why the alias has no API file: it only resolves names in prose and version claims.
-    #[serde(default)]
-    pub prose_only: Option<String>,
 }
 
 impl PackageAlias {
@@ -789,6 +792,20 @@ mod tests {
         assert_eq!(every.len(), whole.apis.len());
         assert!(every.iter().zip(&whole.apis).all(|(a, b)| *a == b));
         assert_eq!(aliases(), whole.packages.as_slice());
+    }
+
+    #[test]
+    fn an_alias_cannot_say_prose_only() {
+        let alias =
+            "[[package]]\nnames = [\"Left Pad\"]\necosystem = \"npm\"\npackage = \"left-pad\"\n";
+        assert!(Knowledge::parse_texts([("packages.toml", alias)]).is_ok());
+        let prose = format!("{alias}prose_only = \"named in prose only\"\n");
+        let refused = Knowledge::parse_texts([("packages.toml", prose.as_str())])
+            .expect_err("prose_only is not a field");
+        assert!(
+            refused.to_string().contains("unknown field `prose_only`"),
+            "{refused}"
+        );
     }
 
     #[test]

@@ -226,18 +226,10 @@ fn validate_aliases(aliases: &[PackageAlias], files: &[&ApiFile], found: &mut Ve
         let backed = files
             .iter()
             .any(|file| file.ecosystem == alias.ecosystem && alias.covers(&file.package));
-        match alias.prose_only.as_deref() {
-            Some(reason) if reason.trim().is_empty() => {
-                report("prose_only must say why the alias has no API file");
-            }
-            Some(_) if backed => {
-                report("prose_only, yet the package has an API file: drop prose_only")
-            }
-            Some(_) => {}
-            None if !backed => report(
-                "alias has no API file: add apis/<ecosystem>/<package>.toml or say `prose_only = \"why\"`",
-            ),
-            None => {}
+        if !backed {
+            report(
+                "alias has no API file: add apis/<ecosystem>/<package>.toml or remove the alias",
+            );
         }
     }
 }

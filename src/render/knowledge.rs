@@ -166,19 +166,5 @@ pub fn coverage_markdown(knowledge: &Knowledge) -> String {
     for ((ecosystem, package), counts) in &by_package {
         let _ = writeln!(out, "| {ecosystem} | `{package}` | {} |", counts.cells());
     }
-    let prose: Vec<String> = knowledge
-        .packages
-        .iter()
-        .filter(|alias| alias.prose_only.is_some())
-        .map(|alias| format!("`{}` ({})", alias.package, alias.ecosystem))
-        .collect();
-    if !prose.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n### Aliases without API entries\n\nThese names resolve in prose and version \
-             claims only (`prose_only` in `rules/packages.toml`): {}.",
-            prose.join(", ")
-        );
-    }
     out
 }

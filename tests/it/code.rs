@@ -66,7 +66,6 @@ fn alias(names: &[&str], imports: &[&str], ecosystem: Ecosystem, package: &str) 
         ecosystem,
         package: package.to_owned(),
         also: Vec::new(),
-        prose_only: None,
     }
 }
 

@@ -101,10 +101,30 @@ pub fn allows(ecosystem: Ecosystem, requirement: &Requirement, version: &str) ->
 /// change since `X` applies to every admitted version exactly when this floor is at or
 /// above `X`, so nothing rests on a guess.
 pub fn floor(ecosystem: Ecosystem, constraint: &str) -> Option<String> {
+    let constraint = match ecosystem {
+        Ecosystem::Maven => without_release_qualifier(constraint),
+        _ => constraint,
+    };
     let requirement = Requirement::parse(constraint, Dialect::of(ecosystem))?;
     let (min, _) = requirement.bounds()?;
     min.filter(|bound| bound.inclusive)
         .map(|bound| bound.version.to_string())
+}
+
+/// A Maven version without the qualifier Maven orders equal to the release itself
+/// (`6.6.0.Final`, `5.3.9.RELEASE`, `1.0-GA` -> the numbers), so Hibernate's and older
+/// Spring's versions have a floor; any other qualifier (`-SNAPSHOT`, `.CR1`) is kept.
+fn without_release_qualifier(version: &str) -> &str {
+    let version = version.trim();
+    version
+        .rsplit_once(['.', '-'])
+        .filter(|(numbers, qualifier)| {
+            numbers.ends_with(|c: char| c.is_ascii_digit())
+                && ["final", "release", "ga"]
+                    .iter()
+                    .any(|q| qualifier.eq_ignore_ascii_case(q))
+        })
+        .map_or(version, |(numbers, _)| numbers)
 }
 
 /// Whether `constraint` admits some version at or above `floor`.

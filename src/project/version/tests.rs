@@ -282,6 +282,12 @@ fn floors_are_inclusive_lower_bounds_read_per_ecosystem() {
     assert_eq!(floor(Npm, "2.x"), some("2"));
     assert_eq!(floor(Npm, "1.2.3 - 2.0"), some("1.2.3"));
     assert_eq!(floor(Maven, "1.2.3.4"), some("1.2.3.4"));
+    // The qualifiers Maven orders equal to the release: Hibernate's and older Spring's.
+    assert_eq!(floor(Maven, "6.6.0.Final"), some("6.6.0"));
+    assert_eq!(floor(Maven, "5.3.9.RELEASE"), some("5.3.9"));
+    assert_eq!(floor(Maven, "1.0-ga"), some("1.0"));
+    assert_eq!(floor(Maven, "6.6.0.CR1"), None);
+    assert_eq!(floor(Maven, "2.0-SNAPSHOT"), None);
     // No inclusive lower bound, or not a form a requirement is read in: no floor, so no
     // finding rests on a guess.
     for constraint in [
