@@ -44,6 +44,8 @@ fn too_new(skill: &str, repo: &str) -> (usize, String) {
 const REACT: &str = "fixtures/skills/too-new-react";
 const PYTHON: &str = "fixtures/skills/too-new-python";
 const GO: &str = "fixtures/skills/too-new-go";
+const DJANGO: &str = "fixtures/skills/too-new-django";
+const SPRING_BOOT: &str = "fixtures/skills/too-new-spring-boot";
 
 /// React 19.2's `useEffectEvent` and `<Activity>` and Next.js 15.1's `after` against a
 /// locked React 18.2 / Next.js 13.3 project: each use is found and names both versions.
@@ -157,5 +159,39 @@ fn runtime_pins_report_only_when_every_pin_is_older() {
         "{text}"
     );
     let (n, text) = too_new(PYTHON, "fixtures/repos/python-pins-mixed");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// Django 5.0's `GeneratedField` and 5.1's `login_not_required` against a project pinned to
+/// Django 4.2: both are reported with the version that added them and the project's pin.
+/// A project on Django 5.2 has both, so nothing is said.
+#[test]
+fn django_additions_follow_the_pinned_django() {
+    let (n, text) = too_new(DJANGO, "fixtures/repos/django42");
+    assert_eq!(n, 2, "{text}");
+    for needle in [
+        "`django.db.models.GeneratedField` is new in django 5.0.0, but the project requires django ==4.2.11 (requirements.txt:1)",
+        "`django.contrib.auth.decorators.login_not_required` is new in django 5.1.0, but the project requires django ==4.2.11",
+        "help: on django before 5.0.0: a model property",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    let (n, text) = too_new(DJANGO, "fixtures/repos/django52");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// Spring Boot 3.1's `@ImportTestcontainers` and 3.2's `@ConditionalOnThreading` against a
+/// project whose parent is Spring Boot 3.0.13; a project on Spring Boot 3.5 is silent.
+#[test]
+fn spring_boot_additions_follow_the_parent_pom() {
+    let (n, text) = too_new(SPRING_BOOT, "fixtures/repos/spring-boot30");
+    assert_eq!(n, 2, "{text}");
+    for needle in [
+        "`org.springframework.boot.testcontainers.context.ImportTestcontainers` is new in org.springframework.boot:spring-boot 3.1.0, but the project requires org.springframework.boot:spring-boot 3.0.13 (pom.xml:10)",
+        "`org.springframework.boot.autoconfigure.condition.ConditionalOnThreading` is new in org.springframework.boot:spring-boot 3.2.0",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    let (n, text) = too_new(SPRING_BOOT, "fixtures/repos/spring-boot35");
     assert_eq!(n, 0, "{text}");
 }
