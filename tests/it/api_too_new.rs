@@ -2,42 +2,11 @@
 //! the same skills against repositories new enough, and against constraints that admit a
 //! new enough version.
 
-use std::fmt::Write;
-use std::path::Path;
-
-use skillgate::lint::{self, Selection, Settings};
-use skillgate::project::scan;
-use skillgate::skill::Skill;
+use super::support::selected_review;
 
 /// The SG407 findings for `skill` against `repo`, as a user reads them.
 fn too_new(skill: &str, repo: &str) -> (usize, String) {
-    let skill = Skill::load(Path::new(skill)).expect("fixture skill loads");
-    let project = scan(Path::new(repo)).expect("fixture repository scans");
-    let settings = Settings {
-        selection: Selection {
-            select: vec!["SG407".to_owned()],
-            ignore: vec![],
-        },
-        ..Settings::default()
-    };
-    let review = lint::review(&skill, &settings, Some(&project));
-    let mut out = String::new();
-    for f in &review.findings {
-        let l = &f.location;
-        let path = l.path.to_string_lossy().replace('\\', "/");
-        let _ = writeln!(
-            out,
-            "{path}:{}:{} {} {} {}",
-            l.line, l.column, f.code, f.severity, f.message
-        );
-        for r in &f.related {
-            let path = r.location.path.to_string_lossy().replace('\\', "/");
-            let _ = writeln!(out, "    related {path}:{} {}", r.location.line, r.message);
-        }
-        if let Some(help) = &f.help {
-            let _ = writeln!(out, "    help: {help}");
-        }
-    }
+    let (review, out) = selected_review(skill, repo, "SG407");
     (review.findings.len(), out)
 }
 

@@ -5,38 +5,13 @@ use std::fmt::Write;
 use std::path::Path;
 
 use skillgate::lint::{self, Selection, Settings};
-use skillgate::project::scan;
 use skillgate::skill::Skill;
+
+use super::support::selected_review;
 
 /// The SG4xx findings and the fit line for `skill` against `repo`, as text.
 fn review(skill: &str, repo: &str) -> (usize, String) {
-    let skill = Skill::load(Path::new(skill)).expect("fixture skill loads");
-    let project = scan(Path::new(repo)).expect("fixture repository scans");
-    let settings = Settings {
-        selection: Selection {
-            select: vec!["SG4".to_owned()],
-            ignore: vec![],
-        },
-        ..Settings::default()
-    };
-    let review = lint::review(&skill, &settings, Some(&project));
-    let mut out = String::new();
-    for f in &review.findings {
-        let l = &f.location;
-        let path = l.path.to_string_lossy().replace('\\', "/");
-        let _ = writeln!(
-            out,
-            "{path}:{}:{} {} {} {}",
-            l.line, l.column, f.code, f.severity, f.message
-        );
-        for r in &f.related {
-            let path = r.location.path.to_string_lossy().replace('\\', "/");
-            let _ = writeln!(out, "    related {path}:{} {}", r.location.line, r.message);
-        }
-        if let Some(help) = &f.help {
-            let _ = writeln!(out, "    help: {help}");
-        }
-    }
+    let (review, mut out) = selected_review(skill, repo, "SG4");
     if let Some(fit) = &review.fit {
         let _ = writeln!(out, "{}", fit.summary());
     }

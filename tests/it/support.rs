@@ -61,3 +61,41 @@ pub fn manifest(name: &str, body: &str) -> String {
 pub fn finding_lines(out: &str) -> Vec<&str> {
     out.lines().filter(|l| !l.contains(": verdict ")).collect()
 }
+
+/// The review of the fixture skill `skill` against the fixture repository `repo`, with
+/// only the rules `select` names, and its findings as a user reads them: `path:line:col
+/// CODE severity message`, then each related place and the help, indented.
+pub fn selected_review(skill: &str, repo: &str, select: &str) -> (skillgate::lint::Review, String) {
+    use std::fmt::Write;
+
+    use skillgate::lint::{self, Selection, Settings};
+
+    let skill = skillgate::skill::Skill::load(Path::new(skill)).expect("fixture skill loads");
+    let project = skillgate::project::scan(Path::new(repo)).expect("fixture repository scans");
+    let settings = Settings {
+        selection: Selection {
+            select: vec![select.to_owned()],
+            ignore: vec![],
+        },
+        ..Settings::default()
+    };
+    let review = lint::review(&skill, &settings, Some(&project));
+    let mut out = String::new();
+    for f in &review.findings {
+        let l = &f.location;
+        let path = l.path.to_string_lossy().replace('\\', "/");
+        let _ = writeln!(
+            out,
+            "{path}:{}:{} {} {} {}",
+            l.line, l.column, f.code, f.severity, f.message
+        );
+        for r in &f.related {
+            let path = r.location.path.to_string_lossy().replace('\\', "/");
+            let _ = writeln!(out, "    related {path}:{} {}", r.location.line, r.message);
+        }
+        if let Some(help) = &f.help {
+            let _ = writeln!(out, "    help: {help}");
+        }
+    }
+    (review, out)
+}
