@@ -665,33 +665,29 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), TaskProblem
             return Err(TaskProblem::AllowedHosts { table });
         }
     }
-    for key in ["healthcheck", "mcp_servers", "skills_dir", "gpu_types"] {
-        if environment.extra.contains_key(key) {
+    let asks = |table: &toml::Table, key: &str| table.get(key).is_some_and(asks_for_something);
+    for key in [
+        "healthcheck",
+        "mcp_servers",
+        "skills_dir",
+        "gpu_types",
+        "gpus",
+    ] {
+        if asks(&environment.extra, key) {
             return Err(TaskProblem::UnsupportedKey {
                 table: "environment",
                 key,
             });
         }
     }
-    if environment
-        .extra
-        .get("gpus")
-        .and_then(toml::Value::as_integer)
-        .is_some_and(|g| g > 0)
-    {
-        return Err(TaskProblem::UnsupportedKey {
-            table: "environment",
-            key: "gpus",
-        });
-    }
     for key in ["collect", "environment_mode", "artifacts"] {
-        if config.verifier.extra.contains_key(key) {
+        if asks(&config.verifier.extra, key) {
             return Err(TaskProblem::UnsupportedKey {
                 table: "verifier",
                 key,
             });
         }
-        if config.extra.contains_key(key) {
+        if asks(&config.extra, key) {
             return Err(TaskProblem::UnsupportedTopKey { key });
         }
     }
@@ -705,6 +701,20 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), TaskProblem
         }
     }
     Ok(())
+}
+
+/// Whether a field's value asks for something: Harbor writes `mcp_servers = []` and
+/// `gpus = 0` into tasks that want no MCP server and no GPU, and those run as they are.
+fn asks_for_something(value: &toml::Value) -> bool {
+    match value {
+        toml::Value::String(s) => !s.trim().is_empty(),
+        toml::Value::Integer(n) => *n != 0,
+        toml::Value::Float(f) => *f != 0.0,
+        toml::Value::Boolean(b) => *b,
+        toml::Value::Array(items) => !items.is_empty(),
+        toml::Value::Table(table) => !table.is_empty(),
+        toml::Value::Datetime(_) => true,
+    }
 }
 
 /// `public` → network, `no-network` → none; anything else is refused.
@@ -989,6 +999,21 @@ mod tests {
             assert!(reason.contains(expected), "{toml}: {reason}");
             assert!(!reason.contains('\n'), "{reason}");
         }
+    }
+
+    /// Harbor's task template writes the fields it does not use as empty values; a task
+    /// that asks for no MCP server and no GPU runs (the shape of real Harbor tasks).
+    #[test]
+    fn empty_values_of_unsupported_fields_ask_for_nothing() {
+        let harbor = "[environment]\ncpus = 1\nmemory_mb = 2048\nstorage_mb = 10240\ngpus = 0\n\
+                      allow_internet = false\nmcp_servers = []\ngpu_types = []\n";
+        assert!(settings(harbor).is_ok(), "{:?}", settings(harbor));
+        let asked = "[environment]\nmcp_servers = [{ name = \"db\" }]\n";
+        assert!(
+            settings(asked)
+                .unwrap_err()
+                .contains("[environment] mcp_servers")
+        );
     }
 
     #[test]
