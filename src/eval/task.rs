@@ -746,7 +746,9 @@ fn user(table: &'static str, value: Option<&toml::Value>) -> Result<Option<Strin
 /// Harbor's size strings: `2G`, `512M`, `4096K` (case-insensitive), in MiB.
 pub fn size_mb(text: &str) -> Result<u64, SizeError> {
     let t = text.trim().to_ascii_uppercase();
-    let (number, unit) = t.split_at(t.len().saturating_sub(1));
+    // The unit is the last character, whatever its width: `2é` is no size, not a panic.
+    let unit_at = t.char_indices().last().map_or(0, |(at, _)| at);
+    let (number, unit) = t.split_at(unit_at);
     let not_a_size = || SizeError::NotASize(text.to_owned());
     let value: f64 = number.trim().parse().map_err(|_| not_a_size())?;
     let mb = match unit {
@@ -1023,6 +1025,9 @@ mod tests {
         assert_eq!(size_mb(" 1.5G "), Ok(1536));
         assert_eq!(size_mb("4096K"), Ok(4));
         assert!(size_mb("2GB").is_err());
+        assert!(size_mb("2é").is_err());
+        assert!(size_mb("é").is_err());
+        assert!(size_mb("").is_err());
         assert!(size_mb("10K").is_err());
     }
 
