@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 pub use self::ecosystem::Ecosystem;
+pub(crate) use self::sink::canonical_name;
 
 /// What a repository uses: languages, dependencies, runtimes and tool conventions.
 #[derive(Debug, Clone, Serialize)]

@@ -6,8 +6,8 @@ use quick_xml::events::{BytesStart, Event};
 use tree_sitter::Node;
 
 use super::facts::{CodeFacts, ManifestEntry, Span};
-use super::syntax::{Source, normalise_pypi, pep508, unquote, walk};
-use crate::project::Ecosystem;
+use super::syntax::{Source, pep508, unquote, walk};
+use crate::project::{Ecosystem, canonical_name};
 
 /// Collects dependencies and runtime ranges from a TOML tree.
 pub(super) fn read_toml(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -81,7 +81,7 @@ fn toml_entry(header: &str, pair: Node<'_>, source: Source<'_>) -> Option<Vec<Ma
         ),
         _ if is_poetry_table => entry(
             Ecosystem::Pypi,
-            normalise_pypi(&key),
+            canonical_name(Ecosystem::Pypi, &key),
             toml_version(value, source),
         ),
         ("project", "requires-python") => entry(

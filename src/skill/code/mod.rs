@@ -233,7 +233,7 @@ pub fn extract_facts(snippets: &[CodeSnippet<'_>]) -> Vec<CodeFacts> {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::syntax::{normalise_pypi, pep508, unquote};
+    use super::syntax::{pep508, unquote};
     use super::*;
 
     /// Facts of one block placed at file offset 100, to check offsets are applied.
@@ -333,15 +333,6 @@ pub(crate) mod tests {
             let got = got.as_ref().map(|(n, c)| (n.as_str(), c.as_deref()));
             assert_eq!(got, expected, "{spec}");
         }
-    }
-
-    #[test]
-    fn pypi_names_normalise() {
-        assert_eq!(
-            normalise_pypi("Django_Rest.Framework"),
-            "django-rest-framework"
-        );
-        assert_eq!(normalise_pypi("a__b"), "a-b");
     }
 
     #[test]

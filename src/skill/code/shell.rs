@@ -6,8 +6,8 @@
 use tree_sitter::Node;
 
 use super::facts::{CodeFacts, Install, Span};
-use super::syntax::{Source, normalise_pypi, pep508, unquote, walk};
-use crate::project::Ecosystem;
+use super::syntax::{Source, pep508, unquote, walk};
+use crate::project::{Ecosystem, canonical_name};
 
 /// Collects the installs of a bash tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
@@ -242,7 +242,7 @@ fn poetry(args: &[Word]) -> Vec<Install> {
             Some(Install {
                 manager: "poetry",
                 ecosystem: Ecosystem::Pypi,
-                package: normalise_pypi(name),
+                package: canonical_name(Ecosystem::Pypi, name),
                 constraint,
                 span: word.span,
             })

@@ -3,6 +3,8 @@
 
 use tree_sitter::Node;
 
+use crate::project::{Ecosystem, canonical_name};
+
 use super::facts::{Access, ArgKind, Call, CodeFacts, Decorator, MethodCall, Span, TextRun};
 
 /// A block's text and where it starts in the file.
@@ -283,21 +285,6 @@ pub(crate) fn unquote(text: &str) -> &str {
     text
 }
 
-/// PEP 503 name normalisation: lowercase, runs of `-`, `_`, `.` become one `-`.
-pub(crate) fn normalise_pypi(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for c in name.chars() {
-        if matches!(c, '-' | '_' | '.') {
-            if !out.ends_with('-') {
-                out.push('-');
-            }
-        } else {
-            out.push(c.to_ascii_lowercase());
-        }
-    }
-    out
-}
-
 /// A PyPI project name: letters, digits, `-`, `_`, `.`, starting with a letter or digit.
 pub(crate) fn pypi_name(name: &str) -> Option<&str> {
     let valid = name
@@ -341,5 +328,5 @@ pub(crate) fn pep508(spec: &str) -> Option<(String, Option<String>)> {
         .trim_end_matches(')')
         .trim();
     let constraint = (!rest.is_empty() && !rest.starts_with('@')).then(|| rest.to_owned());
-    Some((normalise_pypi(name), constraint))
+    Some((canonical_name(Ecosystem::Pypi, name), constraint))
 }
