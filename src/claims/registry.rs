@@ -6,7 +6,7 @@
 //! so a rule that reports undeclared packages stays silent on it.
 
 use super::Subject;
-use crate::project::Ecosystem;
+use crate::project::{Ecosystem, canonical_name};
 use crate::skill::code::Lang;
 
 /// The registry package an import of `module` in a block of `lang` comes from.
@@ -491,7 +491,7 @@ pub fn pypi_distribution(module: &str) -> Option<String> {
         .iter()
         .find(|(import, _)| *import == root)
         .map_or(root, |(_, distribution)| distribution);
-    Some(pep503(name))
+    Some(canonical_name(Ecosystem::Pypi, name))
 }
 
 /// Owners and hosts that stand for "your module here" in Go examples.
@@ -629,28 +629,48 @@ pub fn placeholder_package(name: &str) -> bool {
         || bare.starts_with('<')
 }
 
-/// `my_app`, `myproject`, `your_module`, `yourorg`: names written to be replaced.
+/// `my_app`, `myproject`, `your_module`, `yourorg`, `example-lib`: names written to be
+/// replaced. `my` counts only before a word such names are made of, so `mysql`, `mypy` and
+/// `myst-parser` stay packages.
 fn is_placeholder(name: &str) -> bool {
+    const NOUNS: &[&str] = &[
+        "app",
+        "application",
+        "project",
+        "package",
+        "pkg",
+        "lib",
+        "library",
+        "module",
+        "mod",
+        "crate",
+        "org",
+        "company",
+        "service",
+        "site",
+        "api",
+        "plugin",
+        "component",
+        "tool",
+        "cli",
+        "server",
+        "client",
+        "repo",
+        "name",
+        "code",
+        "utils",
+        "thing",
+        "domain",
+        "team",
+    ];
     let lower = name.to_ascii_lowercase();
-    lower.starts_with("my") && !lower.starts_with("mypy") && lower.len() > 2
-        || lower.starts_with("your")
-        || lower.starts_with("example")
-}
-
-/// PEP 503: lowercase, runs of `-`, `_` and `.` become one `-`.
-fn pep503(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    for part in name
-        .split(['-', '_', '.'])
-        .filter(|p| !p.is_empty())
-        .map(str::to_ascii_lowercase)
-    {
-        if !out.is_empty() {
-            out.push('-');
-        }
-        out.push_str(&part);
-    }
-    out
+    let placeholder_after = |prefix: &str| {
+        lower.strip_prefix(prefix).is_some_and(|rest| {
+            let rest = rest.trim_start_matches(['_', '-', '.']);
+            NOUNS.iter().any(|noun| rest.starts_with(noun))
+        })
+    };
+    placeholder_after("my") || lower.starts_with("your") || lower.starts_with("example")
 }
 
 #[cfg(test)]
@@ -744,8 +764,21 @@ mod tests {
             "@testing-library/react",
             "packaging",
             "mypy",
+            "mysql",
+            "mysqlclient",
+            "mysql2",
+            "myst-parser",
         ] {
             assert!(!placeholder_package(name), "{name}");
+        }
+        for name in [
+            "myapp",
+            "my_project",
+            "myorg",
+            "my-company-lib",
+            "your_module",
+        ] {
+            assert!(is_placeholder(name), "{name}");
         }
     }
 
@@ -760,6 +793,10 @@ mod tests {
         assert_eq!(go_import("github.com/yourorg/app/internal"), None);
         assert_eq!(go_import("example.com/m/pkg"), None);
         assert_eq!(go_import("github.com/user/project/pkg"), None);
+        assert_eq!(
+            go_import("github.com/go-sql-driver/mysql").as_deref(),
+            Some("github.com/go-sql-driver/mysql")
+        );
         assert_eq!(
             go_module_key("github.com/gin-gonic/gin/binding"),
             "github.com/gin-gonic/gin"
