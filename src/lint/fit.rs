@@ -447,8 +447,7 @@ fn manifests(project: &Project, ecosystem: Ecosystem) -> Vec<String> {
     }
     paths.sort();
     paths.dedup();
-    let shown: Vec<String> = paths.iter().take(4).map(|p| manifest_place(p)).collect();
-    let mut shown = shown;
+    let mut shown: Vec<String> = paths.iter().take(4).map(|p| manifest_place(p)).collect();
     if paths.len() > 4 {
         shown.push(format!("{} more", paths.len() - 4));
     }

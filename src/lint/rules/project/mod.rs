@@ -12,9 +12,9 @@ use std::path::Path;
 use super::head;
 use crate::finding::{Location, Severity};
 use crate::lint::Rule;
-use crate::lint::fit::{self, Fit};
+use crate::lint::fit::{self, Fit, dependencies_for};
 use crate::project::version::Release;
-use crate::project::{Dependency, Ecosystem, Located, Project, Runtime, RuntimeKind};
+use crate::project::{Ecosystem, Located, Project, Runtime, RuntimeKind};
 
 mod api_too_new;
 mod known_version;
@@ -261,15 +261,6 @@ pub(super) fn shown(matched: &str, package: &str) -> String {
 /// `package.json:10`, as printed in messages.
 fn file_line(value: &Located<String>) -> String {
     format!("{}:{}", value.path.display(), value.line)
-}
-
-/// The project's entries for a package and the packages its alias says stand for it.
-fn dependencies_for<'p>(
-    project: &'p Project,
-    ecosystem: Ecosystem,
-    package: &str,
-) -> Vec<&'p Dependency> {
-    fit::dependencies_for(project, ecosystem, package)
 }
 
 /// The project's version of a package: the lockfile's, else the declared constraint.

@@ -1,8 +1,9 @@
 //! SG401 version-conflict: a version the skill states against the project's version.
 
-use super::{dependencies_for, file_line, located};
+use super::{file_line, located};
 use crate::claims::{Claim, Role};
 use crate::finding::Severity;
+use crate::lint::fit::dependencies_for;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Requirement};
 use crate::project::{Ecosystem, Located, Project};
