@@ -352,7 +352,7 @@ impl<'f> Block<'f> {
     /// their blocks count as importing any module: the version check has already asked the
     /// project for the package.
     fn imports(&self, module: &str) -> bool {
-        matches!(self.lang, Lang::Ruby | Lang::Php | Lang::CSharp)
+        !matches!(Scope::of(self.lang), Scope::Imports)
             || self.modules.iter().any(|m| module_under(m, module))
     }
 
