@@ -27,7 +27,7 @@ pub const API_TOO_NEW: Rule = Rule {
            project must keep working on; runtime pins when every pin is older. In a project \
            that depends on Next.js, whose App Router runs on the React canary it bundles, \
            React 19.0's additions are not reported, and later ones only while next is older \
-           than 15.",
+           than 15 (a next whose version cannot be read counts as 15 or newer).",
     why: "An agent copies examples: `useEffectEvent` on React 18 or `tomllib` on Python 3.10 \
           is code that does not build or run on the project. A warning rather than an error, \
           because a skill may offer the new API only for newer versions in words the rule \
@@ -164,7 +164,9 @@ fn compared(ecosystem: Ecosystem, known: &KnownVersion<'_>) -> String {
 /// Next.js's App Router runs on the React canary it bundles, not on the project's own
 /// react: that canary had React 19.0's additions before 19.0 shipped, and from Next.js 15 on
 /// it may be ahead of any stable React. So in a Next.js project, React 19.0's additions are
-/// not reported, and later ones only while next itself is older than 15.
+/// not reported, and later ones only while next itself is older than 15. A next whose version
+/// cannot be read (`latest`, a git URL) counts as 15 or newer: a wrong finding costs more than
+/// a missed one.
 fn bundled_by_next(project: &Project, file: &ApiFile, since: &str) -> bool {
     if file.ecosystem != Ecosystem::Npm || !matches!(file.package.as_str(), "react" | "react-dom") {
         return false;
