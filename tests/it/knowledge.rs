@@ -304,22 +304,6 @@ passes = "import { center } from 'left-pad';"
     has("right-pad", "alias has no API file");
     assert!(problems_of("left-pad").is_empty(), "{violations:#?}");
 
-    // `prose_only` is gone: an alias without an API file is refused, so the key no longer parses.
-    let claimed = packages.replacen(
-        "package = \"left-pad\"\n",
-        "package = \"left-pad\"\nprose_only = \"named in prose only\"\n",
-        1,
-    );
-    let refused = Knowledge::parse_texts([
-        ("packages.toml", claimed.as_str()),
-        ("apis/npm/left-pad.toml", api),
-    ])
-    .expect_err("prose_only no longer parses");
-    assert!(
-        refused.to_string().contains("unknown field `prose_only`"),
-        "{refused}"
-    );
-
     // An example that does not even name the module is caught before the matcher runs.
     let unnamed = api.replace(
         "example = \"// left-pad has no trim any more\"",
