@@ -164,7 +164,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         args.build,
         args.require_storage_limits,
     )?;
-    let checks = eval::check_tasks(
+    let mut checks = eval::check_tasks(
         &args.dir,
         parts.as_ref(),
         &repo,
@@ -174,12 +174,35 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         args.verifier_offline,
     )?;
     let mut out = String::new();
-    for check in &checks {
+    for check in &mut checks {
+        // The tests the verifier ran, as its runner's summary counts them: a pass after the
+        // solution that ran no test proves nothing.
+        let counts = check.discrimination.as_ref().map(|d| {
+            (
+                crate::mine::counts::read(&d.untouched.output),
+                crate::mine::counts::read(&d.solved.output),
+            )
+        });
+        if let Some((_, Some(after))) = &counts
+            && after.run == 0
+            && check.problems.is_empty()
+        {
+            check.problems.push(format!(
+                "the verifier ran no test after solution/solve.sh ({after})"
+            ));
+        }
+        let shown = match counts {
+            Some((Some(before), Some(after))) => {
+                format!("  (tests on base: {before}; with solution: {after})")
+            }
+            Some((None, Some(after))) => format!("  (tests with solution: {after})"),
+            _ => String::new(),
+        };
         for note in &check.notes {
             out.push_str(&format!("note     {}: {note}\n", check.task));
         }
         if check.problems.is_empty() {
-            out.push_str(&format!("ok       {}\n", check.task));
+            out.push_str(&format!("ok       {}{shown}\n", check.task));
         } else {
             for problem in &check.problems {
                 out.push_str(&format!("problem  {}: {problem}\n", check.task));

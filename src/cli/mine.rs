@@ -41,7 +41,8 @@ pub(super) struct MineArgs {
     #[arg(long, value_name = "LINES", default_value_t = DEFAULT_MAX_LINES)]
     max_lines: u64,
     /// The test command, instead of the one detected per ecosystem; `{files}` expands to
-    /// the commit's test files.
+    /// the commit's test source files (not the data beside them). Its output must show a
+    /// test runner's summary (or a JUnit XML report) for the tests to count.
     #[arg(long, value_name = "CMD")]
     test_cmd: Option<String>,
     /// The Docker image the tasks run in [default: one per ecosystem, e.g. python:3.12-slim].
@@ -51,6 +52,10 @@ pub(super) struct MineArgs {
     /// the oracle, twice each).
     #[arg(long, value_enum, default_value = "docker")]
     backend: BackendArg,
+    /// Continue the mining run recorded in --out: commits it decided are not tried again,
+    /// and the tasks it kept count toward --max.
+    #[arg(long)]
+    resume: bool,
 }
 
 /// Mines, printing each candidate with kept or the reason it was dropped.
@@ -72,6 +77,7 @@ pub(super) fn run(args: &MineArgs) -> Result<ExitCode, Error> {
         max_lines: args.max_lines,
         test_cmd: args.test_cmd.clone(),
         image: args.image.clone(),
+        resume: args.resume,
     };
     let logs = tempfile::tempdir()
         .map_err(|e| crate::eval::EvalError::io("creating", "a temporary folder", e))?;
@@ -90,10 +96,27 @@ pub(super) fn run(args: &MineArgs) -> Result<ExitCode, Error> {
         other => Error::Mine(other),
     })?;
     let kept = candidates.iter().filter(|c| c.result.is_ok()).count();
+    let tried = candidates
+        .iter()
+        .filter(|c| match &c.result {
+            Ok(_) => true,
+            Err(reason) => matches!(reason, mine::history::Drop::Task(_)),
+        })
+        .count();
     eprintln!(
-        "{kept} task(s) kept of {} commit(s) read, in {}",
+        "{kept} task(s) kept of {tried} candidate(s) in {} commit(s) read, in {}",
         candidates.len(),
         args.out.display()
     );
+    let mut reasons: std::collections::BTreeMap<&str, usize> = Default::default();
+    for c in &candidates {
+        if let Err(reason) = &c.result {
+            *reasons.entry(reason.label()).or_default() += 1;
+        }
+    }
+    if !reasons.is_empty() {
+        let listed: Vec<String> = reasons.iter().map(|(r, n)| format!("{n} {r}")).collect();
+        eprintln!("dropped: {}", listed.join(", "));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,5 +1,7 @@
 //! Candidate discovery: the first-parent history read with one `git log`, each commit kept
-//! as a candidate or dropped with the reason, from paths and line counts alone.
+//! as a candidate or dropped with the reason, from paths and line counts alone. A merge on
+//! the first-parent line is read through its diff against its first parent: the whole pull
+//! request it brought in.
 
 use std::path::Path;
 
@@ -24,9 +26,10 @@ pub struct Commit {
     pub id: String,
     /// Parent hashes (two or more for a merge).
     pub parents: Vec<String>,
-    /// The subject line.
+    /// The subject line; for a merge whose subject only names what was merged (`Merge pull
+    /// request #12 from a/b`), the title under it.
     pub subject: String,
-    /// The files it changed against its first parent (empty for merges).
+    /// The files it changed against its first parent (for a merge, the whole merged change).
     pub files: Vec<FileChange>,
 }
 
@@ -34,6 +37,11 @@ impl Commit {
     /// The first 10 hex digits of the hash.
     pub fn short(&self) -> &str {
         &self.id[..self.id.len().min(10)]
+    }
+
+    /// Whether it merges another line of history.
+    pub fn is_merge(&self) -> bool {
+        self.parents.len() > 1
     }
 
     /// The changed files of one kind.
@@ -45,8 +53,6 @@ impl Commit {
 /// Why a commit is not a task.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Drop {
-    /// A merge commit.
-    Merge,
     /// The root commit (no parent to start from).
     Root,
     /// No changed file matches `--paths`.
@@ -81,7 +87,6 @@ pub enum Drop {
 impl std::fmt::Display for Drop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Drop::Merge => write!(f, "merge commit"),
             Drop::Root => write!(f, "root commit (no parent to start from)"),
             Drop::OutsidePaths => write!(f, "no change under --paths"),
             Drop::Lockfile(p) => write!(f, "lockfile change ({p})"),
@@ -100,6 +105,54 @@ impl std::fmt::Display for Drop {
     }
 }
 
+impl Drop {
+    /// A short name of the reason, for counting drops by kind.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Drop::Root => "root",
+            Drop::OutsidePaths => "outside --paths",
+            Drop::Lockfile(_) => "lockfile",
+            Drop::Manifest(_) => "manifest",
+            Drop::Vendored(_) => "vendored",
+            Drop::Generated(_) => "generated",
+            Drop::TooLarge { .. } => "too large",
+            Drop::DocsOnly => "docs-only",
+            Drop::TestsOnly => "tests-only",
+            Drop::SourceOnly => "source-only",
+            Drop::NoSourceOrTests => "no source or test",
+            Drop::Task(reason) => task_label(reason),
+        }
+    }
+}
+
+/// The kind of a reason found while writing or proving a task.
+fn task_label(reason: &str) -> &'static str {
+    const LABELS: &[(&str, &str)] = &[
+        ("git failed", "git failed"),
+        ("flaky", "flaky"),
+        ("the verifier passes on the base", "passes on base"),
+        ("the verifier fails after the oracle", "fails with oracle"),
+        ("the verifier ran no test", "no test ran"),
+        ("the verifier's output shows no test count", "no test count"),
+        (
+            "the verifier exits 0 after the oracle but",
+            "tests failed with oracle",
+        ),
+        ("no selected test", "no test failed on base"),
+        ("tests-only", "tests-only"),
+        ("source-only", "source-only"),
+        ("no runnable test", "no runnable test"),
+        ("the #[cfg(test)] items", "no runnable test"),
+        ("the message says nothing", "empty message"),
+        ("the merge message", "empty message"),
+        ("proof failed", "proof failed"),
+    ];
+    LABELS
+        .iter()
+        .find(|(prefix, _)| reason.starts_with(prefix))
+        .map_or("other task problem", |(_, label)| label)
+}
+
 /// Which commits to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Range {
@@ -114,10 +167,11 @@ pub fn read(repo: &Path, range: &Range) -> Result<Vec<Commit>, MineError> {
     let mut args: Vec<String> = [
         "log",
         "--first-parent",
+        "--diff-merges=first-parent",
         "--no-renames",
         "--numstat",
         "-z",
-        "--format=%x1e%H%x1f%P%x1f%s",
+        "--format=%x1e%H%x1f%P%x1f%s%x1f%b",
     ]
     .map(str::to_owned)
     .to_vec();
@@ -136,12 +190,12 @@ pub fn read(repo: &Path, range: &Range) -> Result<Vec<Commit>, MineError> {
     Ok(parse_log(&String::from_utf8_lossy(&out)))
 }
 
-/// Parses `git log --numstat -z --format=%x1e%H%x1f%P%x1f%s` output.
+/// Parses `git log --numstat -z --format=%x1e%H%x1f%P%x1f%s%x1f%b` output.
 fn parse_log(text: &str) -> Vec<Commit> {
     let mut commits = Vec::new();
     for record in text.split('\u{1e}').filter(|r| !r.trim().is_empty()) {
         let (header, rest) = record.split_once('\0').unwrap_or((record, ""));
-        let mut fields = header.trim_end_matches('\n').splitn(3, '\u{1f}');
+        let mut fields = header.trim_end_matches('\n').splitn(4, '\u{1f}');
         let id = fields.next().unwrap_or_default().to_owned();
         let parents = fields
             .next()
@@ -149,7 +203,13 @@ fn parse_log(text: &str) -> Vec<Commit> {
             .split_whitespace()
             .map(str::to_owned)
             .collect();
-        let subject = fields.next().unwrap_or_default().to_owned();
+        let mut subject = fields.next().unwrap_or_default().to_owned();
+        let body = fields.next().unwrap_or_default();
+        if is_merge_line(&subject)
+            && let Some(title) = body.lines().map(str::trim).find(|l| !l.is_empty())
+        {
+            subject = title.to_owned();
+        }
         let files = rest
             .split('\0')
             .map(|e| e.trim_start_matches('\n'))
@@ -176,11 +236,34 @@ fn parse_log(text: &str) -> Vec<Commit> {
     commits
 }
 
+/// Whether a subject line only says what was merged: GitHub's `Merge pull request #12 from
+/// owner/branch`, git's `Merge branch 'x' [of URL] [into y]` and `Merge remote-tracking
+/// branch`, GitLab's `Merge branch 'x' into 'main'`.
+pub fn is_merge_line(subject: &str) -> bool {
+    static MERGE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A fixed pattern: compiling it cannot fail.
+        #[allow(clippy::unwrap_used)]
+        regex::Regex::new(
+            r"^Merge (?:pull request #\d+ from \S+|(?:remote-tracking )?branch(?:es)? '[^']+'(?: of \S+)?(?: into '?[^'\s]+'?)?|tag '[^']+'|commit '[0-9a-f]+')\s*$",
+        )
+        .unwrap()
+    });
+    MERGE.is_match(subject.trim())
+}
+
+/// The message of a merge without its merge line (the pull request's title and body), or
+/// the message as it is when its first line says more than what was merged.
+pub fn merged_message(message: &str) -> &str {
+    let first = message.lines().next().unwrap_or_default();
+    if is_merge_line(first) {
+        message[first.len()..].trim_start_matches(['\r', '\n'])
+    } else {
+        message
+    }
+}
+
 /// Keeps a commit as a candidate (`None`) or says why it is dropped.
 pub fn judge(commit: &Commit, paths: &[glob_lite::Pattern], max_lines: u64) -> Option<Drop> {
-    if commit.parents.len() > 1 {
-        return Some(Drop::Merge);
-    }
     if commit.parents.is_empty() {
         return Some(Drop::Root);
     }
@@ -335,8 +418,13 @@ mod tests {
             None,
             "its tests may be #[cfg(test)] items"
         );
+        let merge = commit(2, &[("src/a.py", 3), ("tests/test_a.py", 4)]);
+        assert_eq!(
+            judge(&merge, &[], 100),
+            None,
+            "a merge is judged by its diff"
+        );
         let cases = [
-            (commit(2, &[]), Drop::Merge),
             (commit(0, &[("a.py", 1)]), Drop::Root),
             (commit(1, &[("README.md", 1)]), Drop::DocsOnly),
             (commit(1, &[("tests/test_a.py", 1)]), Drop::TestsOnly),
@@ -373,13 +461,40 @@ mod tests {
 
     #[test]
     fn log_output_is_parsed() {
-        let text = "\u{1e}abc\u{1f}p1\u{1f}Fix it\0\n3\t1\tsrc/a.py\0-\t-\timg.png\0\u{1e}def\u{1f}p2 p3\u{1f}Merge\0";
+        let text = "\u{1e}abc\u{1f}p1\u{1f}Fix it\u{1f}Why.\n\0\n3\t1\tsrc/a.py\0-\t-\timg.png\0\
+            \u{1e}def\u{1f}p2 p3\u{1f}Merge pull request #7 from a/b\u{1f}\nParse empty input\n\nBody.\n\0\n1\t1\tsrc/b.py\0\
+            \u{1e}123\u{1f}p4 p5\u{1f}Merge branch 'topic'\u{1f}\0";
         let commits = parse_log(text);
-        assert_eq!(commits.len(), 2);
+        assert_eq!(commits.len(), 3);
         assert_eq!(commits[0].subject, "Fix it");
         assert_eq!(commits[0].files[0].lines, 4);
         assert_eq!(commits[0].files[1].path, "img.png");
-        assert_eq!(commits[1].parents.len(), 2);
-        assert!(commits[1].files.is_empty());
+        assert!(commits[1].is_merge());
+        assert_eq!(commits[1].subject, "Parse empty input");
+        assert_eq!(commits[1].files[0].path, "src/b.py");
+        assert_eq!(commits[2].subject, "Merge branch 'topic'");
+        assert!(commits[2].files.is_empty());
+    }
+
+    #[test]
+    fn merge_lines_give_way_to_the_pull_request() {
+        for line in [
+            "Merge pull request #1238 from more-itertools/flit-no-setup-py",
+            "Merge branch 'darrenhuai-test/complete-line-coverage2'",
+            "Merge branch 'fix-x' into 'main'",
+            "Merge branch 'main' of https://github.com/a/b into main",
+            "Merge remote-tracking branch 'origin/dev'",
+        ] {
+            assert!(is_merge_line(line), "{line}");
+        }
+        assert!(!is_merge_line("Merge adjacent ranges in the index"));
+        assert_eq!(
+            merged_message("Merge pull request #3 from a/b\n\nAdd mul\n\nWhy.\n"),
+            "Add mul\n\nWhy.\n"
+        );
+        assert_eq!(
+            merged_message("Merge adjacent ranges\n"),
+            "Merge adjacent ranges\n"
+        );
     }
 }

@@ -2,14 +2,18 @@
 //!
 //! Every first-parent commit that changed source together with tests is a task: its message
 //! is the instruction, its parent the base commit, its test files the verifier and the rest
-//! of its diff the oracle. Discovery reads the history with one `git log`; each candidate is
-//! then written in the Harbor layout and kept only when its verifier fails on the base and
-//! passes after the oracle, twice each, in the evaluation's own sandbox.
+//! of its diff the oracle. A merge on the first-parent line is one too, through its diff
+//! against its first parent and the pull request's title and body. Discovery reads the
+//! history with one `git log`; each candidate is then written in the Harbor layout into a
+//! staging folder beside `--out` and moved into `--out` only when proved: twice each, at least
+//! one selected test fails on the base and every selected test passes after the oracle, as
+//! counted from the test runner's own summary, in the evaluation's own sandbox.
 //!
 //! This layer sits above `eval` (it writes the folders `eval` reads, and proves them with its
 //! sandboxes) and below the command line.
 
 pub mod cfg_test;
+pub mod counts;
 pub mod history;
 pub mod paths;
 pub mod verifier;
@@ -17,9 +21,12 @@ pub mod write;
 
 use std::path::{Path, PathBuf};
 
-use crate::eval::sandbox::Sandbox;
+use std::io::Write as _;
+
+use crate::eval::sandbox::{Bundle, Sandbox};
 use crate::eval::task::Task;
-use crate::eval::{EvalError, base, runner};
+use crate::eval::{EvalError, runner};
+use counts::TestCounts;
 use history::{Commit, Drop, Range, glob_lite};
 
 /// Diff size bound (lines added plus removed) when none is given.
@@ -28,6 +35,9 @@ pub const DEFAULT_MAX_LINES: u64 = 1000;
 const PROOF_RUNS: usize = 2;
 /// Longest slug of the subject in a task id.
 const SLUG_CHARS: usize = 48;
+/// The record of a mining run inside `--out`, one decided commit a line, which `--resume`
+/// continues from: `<hash>\tkept\t<task id>` or `<hash>\tdropped\t<reason>`.
+pub const PROGRESS_FILE: &str = ".skillgate-mine.tsv";
 
 /// Everything that stops mining as a whole.
 #[derive(Debug, thiserror::Error)]
@@ -148,6 +158,9 @@ pub struct MineOptions {
     pub test_cmd: Option<String>,
     /// `[environment] docker_image` of the tasks (default: one per ecosystem).
     pub image: Option<String>,
+    /// Continue the run recorded in `out`: commits it decided are not tried again and its
+    /// kept tasks count toward `max`.
+    pub resume: bool,
 }
 
 /// What became of one commit.
@@ -159,15 +172,40 @@ pub struct Candidate {
     pub subject: String,
     /// The task id when kept, the reason when dropped.
     pub result: Result<String, Drop>,
+    /// What the proof counted: the tests on the base, then after the oracle (first run).
+    pub counts: Option<(TestCounts, TestCounts)>,
+    /// Whether an earlier run decided it (`--resume`).
+    pub earlier: bool,
 }
 
 impl std::fmt::Display for Candidate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let status = if self.result.is_ok() {
+            "kept    "
+        } else {
+            "dropped "
+        };
+        write!(f, "{status} {}  {}", self.commit, self.subject)?;
+        if let Some((base, oracle)) = &self.counts {
+            write!(f, "  [tests on base: {base}; with oracle: {oracle}]")?;
+        }
+        if self.earlier {
+            write!(f, "  (earlier run)")?;
+        }
         match &self.result {
-            Ok(task) => write!(f, "kept     {}  {}  -> {task}", self.commit, self.subject),
-            Err(reason) => write!(f, "dropped  {}  {}  ({reason})", self.commit, self.subject),
+            Ok(task) => write!(f, "  -> {task}"),
+            Err(reason) => write!(f, "  ({reason})"),
         }
     }
+}
+
+/// The two sides of a proof, as counted from the first run of each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Proof {
+    /// The verifier on the base commit.
+    pub base: TestCounts,
+    /// The verifier after the oracle.
+    pub oracle: TestCounts,
 }
 
 /// Reads the history and judges every commit from its paths alone (no test runs).
@@ -193,6 +231,8 @@ pub fn discover(
 
 /// Mines `options.repo`: discovers candidates, writes each as a task and keeps those whose
 /// proof holds, until `options.max` are kept. `report` sees every candidate as it is decided.
+/// A commit that git cannot read (a missing object, a broken archive) is dropped with git's
+/// own words; the run goes on.
 pub fn mine(
     options: &MineOptions,
     sandbox: &dyn Sandbox,
@@ -208,6 +248,12 @@ pub fn mine(
     };
     std::fs::create_dir_all(&options.out)
         .map_err(|e| MineError::io("creating", &options.out, e))?;
+    let earlier = match options.resume {
+        true => progress::read(&options.out)?,
+        false => Vec::new(),
+    };
+    let mut log = progress::Log::open(&options.out, options.resume)?;
+    let staging = staging_dir(&options.out)?;
     let scratch = tempfile::Builder::new()
         .prefix("skillgate-mine-")
         .tempdir()
@@ -218,17 +264,59 @@ pub fn mine(
         if kept >= options.max {
             break;
         }
+        if let Some(done) = earlier.iter().find(|d| d.commit == commit.id) {
+            // Decided by the run being resumed: a kept task counts while its folder is there.
+            let result = match &done.result {
+                Ok(id) if options.out.join(id).join("task.toml").is_file() => Ok(id.clone()),
+                Ok(_) => Err(None),
+                Err(reason) => Err(Some(reason.clone())),
+            };
+            if let Err(None) = result {
+                // Its folder was removed since: tried again below.
+            } else {
+                let candidate = Candidate {
+                    commit: commit.short().to_owned(),
+                    subject: commit.subject.clone(),
+                    result: result.map_err(|r| Drop::Task(r.unwrap_or_default())),
+                    counts: None,
+                    earlier: true,
+                };
+                kept += usize::from(candidate.result.is_ok());
+                report(&candidate);
+                all.push(candidate);
+                continue;
+            }
+        }
+        let mut counts = None;
         let result = match dropped {
             Some(reason) => Err(reason),
             None => {
                 let id = task_id(&commit);
-                let dir = options.out.join(&id);
-                let proved = make_task(&repo, &writer, &commit, &dir, sandbox, scratch.path())?;
-                if proved.is_err() && dir.exists() {
-                    std::fs::remove_dir_all(&dir)
-                        .map_err(|e| MineError::io("removing", &dir, e))?;
+                let staged = staging.path().join(&id);
+                let proved =
+                    match make_task(&repo, &writer, &commit, &staged, sandbox, scratch.path()) {
+                        Ok(proved) => proved,
+                        // git could not read this commit: its reason, and on to the next.
+                        Err(e @ MineError::Git { .. }) => {
+                            Err(format!("git failed: {}", e.to_string().replace('\n', "; ")))
+                        }
+                        Err(e) => return Err(e),
+                    };
+                match proved {
+                    Ok(proof) => {
+                        counts = Some((proof.base, proof.oracle));
+                        record_counts(&staged, &proof)?;
+                        publish(&staged, &options.out.join(&id))?;
+                        Ok(id)
+                    }
+                    Err(reason) => {
+                        if staged.exists() {
+                            std::fs::remove_dir_all(&staged)
+                                .map_err(|e| MineError::io("removing", &staged, e))?;
+                        }
+                        Err(Drop::Task(reason))
+                    }
                 }
-                proved.map(|()| id).map_err(Drop::Task)
             }
         };
         kept += usize::from(result.is_ok());
@@ -236,14 +324,68 @@ pub fn mine(
             commit: commit.short().to_owned(),
             subject: commit.subject.clone(),
             result,
+            counts,
+            earlier: false,
         };
+        log.record(&commit.id, &candidate.result)?;
         report(&candidate);
         all.push(candidate);
     }
     Ok(all)
 }
 
-/// Writes one candidate and proves it; `Err(reason)` drops it.
+/// The folder tasks are written in before their proof: beside `out` (same file system, so a
+/// proved task moves in with one rename; `out` itself only ever holds whole tasks).
+fn staging_dir(out: &Path) -> Result<tempfile::TempDir, MineError> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "tasks".into());
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}.mining-"))
+        .tempdir_in(&parent)
+        .map_err(|e| MineError::io("creating a staging folder in", parent, e))
+}
+
+/// Moves a proved task into `out`, replacing a task of the same id.
+fn publish(staged: &Path, dest: &Path) -> Result<(), MineError> {
+    if dest.exists() {
+        std::fs::remove_dir_all(dest).map_err(|e| MineError::io("removing", dest, e))?;
+    }
+    std::fs::rename(staged, dest).map_err(|e| MineError::io("moving a proved task to", dest, e))
+}
+
+/// Writes what the proof counted into the task's `[metadata]`.
+fn record_counts(dir: &Path, proof: &Proof) -> Result<(), MineError> {
+    let path = dir.join("task.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| MineError::io("reading", &path, e))?;
+    let table = |c: &TestCounts| {
+        format!(
+            "{{ run = {}, passed = {}, failed = {}{} }}",
+            c.run,
+            c.passed,
+            c.failed,
+            if c.build_failed {
+                ", build_failed = true"
+            } else {
+                ""
+            }
+        )
+    };
+    let lines = format!(
+        "[metadata]\ntests_on_base = {}\ntests_with_oracle = {}\n",
+        table(&proof.base),
+        table(&proof.oracle)
+    );
+    let text = text.replacen("[metadata]\n", &lines, 1);
+    std::fs::write(&path, text).map_err(|e| MineError::io("writing", &path, e))
+}
+
+/// Writes one candidate in `dir` and proves it; `Err(reason)` drops it.
 fn make_task(
     repo: &Path,
     writer: &write::Writer,
@@ -251,14 +393,14 @@ fn make_task(
     dir: &Path,
     sandbox: &dyn Sandbox,
     scratch: &Path,
-) -> Result<Result<(), String>, MineError> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).map_err(|e| MineError::io("removing", dir, e))?;
-    }
+) -> Result<Result<Proof, String>, MineError> {
     if let Err(reason) = writer.write(repo, commit, dir)? {
         return Ok(Err(reason));
     }
-    let task = Task::load(dir)?;
+    let task = match Task::load(dir) {
+        Ok(task) => task,
+        Err(e) => return Ok(Err(format!("the written task does not load: {e}"))),
+    };
     let problems = task.problems(None);
     if !problems.is_empty() {
         return Ok(Err(crate::eval::task::join(&problems)));
@@ -266,7 +408,8 @@ fn make_task(
     let Some(base_commit) = task.base_commit() else {
         return Ok(Err("the task names no base commit".into()));
     };
-    let workspace = base::unpack(repo, base_commit, &scratch.join(commit.short()))?;
+    let unpacked = scratch.join(commit.short());
+    let workspace = unpack(repo, base_commit, &unpacked, scratch)?;
     sandbox.prepare(std::slice::from_ref(&task))?;
     let mut untouched = Vec::new();
     let mut solved = Vec::new();
@@ -286,12 +429,53 @@ fn make_task(
             Err(e) => return Ok(Err(format!("proof failed: {e}"))),
         }
     }
-    std::fs::remove_dir_all(scratch.join(commit.short())).ok();
+    std::fs::remove_dir_all(&unpacked).ok();
     Ok(judge_proof(&untouched, &solved))
 }
 
-/// Kept only when every run on the base fails and every run after the oracle passes.
-fn judge_proof(untouched: &[runner::Verdict], solved: &[runner::Verdict]) -> Result<(), String> {
+/// The repository's files at `commit` written into `dest` (`git archive`, whose stderr is
+/// kept: a missing object is named in the reason the commit is dropped for).
+fn unpack(repo: &Path, commit: &str, dest: &Path, scratch: &Path) -> Result<Bundle, MineError> {
+    let stderr_path = scratch.join("git-archive.stderr");
+    let stderr = std::fs::File::create(&stderr_path)
+        .map_err(|e| MineError::io("creating", &stderr_path, e))?;
+    let command = format!("archive --format=tar {commit}");
+    let mut child = std::process::Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["archive", "--format=tar", commit])
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .map_err(MineError::NoGit)?;
+    std::fs::create_dir_all(dest).map_err(|e| MineError::io("creating", dest, e))?;
+    let unpacked = match child.stdout.take() {
+        Some(out) => tar::Archive::new(out).unpack(dest),
+        None => Err(std::io::Error::other("git archive has no output")),
+    };
+    let status = child.wait().map_err(MineError::NoGit)?;
+    if !status.success() || unpacked.is_err() {
+        let said = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+        let said = match (said.trim(), unpacked) {
+            ("", Err(e)) => format!("unpacking its output: {e}"),
+            ("", Ok(())) => format!("exit {status}"),
+            (text, _) => text.to_owned(),
+        };
+        return Err(MineError::Git {
+            command,
+            repo: repo.to_owned(),
+            stderr: said,
+        });
+    }
+    let mut bundle = Bundle::new();
+    bundle.add_dir("", dest)?;
+    Ok(bundle)
+}
+
+/// Kept only when every run on the base fails, every run after the oracle passes, and the
+/// test runner's summaries say so too: at least one selected test failed on the base (or
+/// none could be built) and tests ran after the oracle, all passing.
+fn judge_proof(untouched: &[runner::Verdict], solved: &[runner::Verdict]) -> Result<Proof, String> {
     let passes = |v: &[runner::Verdict]| v.iter().filter(|r| r.passed).count();
     let (base, oracle) = (passes(untouched), passes(solved));
     // The first line a tool marks as an error (cargo's reason comes before its reminders),
@@ -327,7 +511,45 @@ fn judge_proof(untouched: &[runner::Verdict], solved: &[runner::Verdict]) -> Res
             last_line(solved)
         ));
     }
-    Ok(())
+    let mut proof: Option<Proof> = None;
+    for (u, s) in untouched.iter().zip(solved) {
+        let Some(after) = counts::read(&s.output) else {
+            return Err(
+                "the verifier's output shows no test count after the oracle (no test runner's summary to read)"
+                    .into(),
+            );
+        };
+        if after.run == 0 {
+            return Err(format!(
+                "the verifier ran no test after the oracle ({after}): a pass that proves nothing"
+            ));
+        }
+        if !after.all_passed() {
+            return Err(format!(
+                "the verifier exits 0 after the oracle but its tests report {after}"
+            ));
+        }
+        let before = match counts::read(&u.output) {
+            Some(c) if c.some_failed() => c,
+            Some(c) => {
+                return Err(format!(
+                    "no selected test fails on the base ({c}): the verifier fails for another reason{}",
+                    last_line(untouched)
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "no selected test ran on the base: the verifier fails before its tests{}",
+                    last_line(untouched)
+                ));
+            }
+        };
+        proof.get_or_insert(Proof {
+            base: before,
+            oracle: after,
+        });
+    }
+    proof.ok_or_else(|| "the proof ran no verifier".to_owned())
 }
 
 /// The repository's top-level folder; `--repo` must be it (paths in the history are
@@ -365,6 +587,82 @@ pub fn task_id(commit: &Commit) -> String {
     format!("{}{slug}", &commit.id[..commit.id.len().min(7)])
 }
 
+/// The record of a mining run, for `--resume`.
+mod progress {
+    use super::*;
+
+    /// One commit an earlier run decided.
+    pub struct Done {
+        /// Its full hash.
+        pub commit: String,
+        /// The task id when kept, the reason when dropped.
+        pub result: Result<String, String>,
+    }
+
+    /// The commits recorded in `out` (none when no run was recorded there).
+    pub fn read(out: &Path) -> Result<Vec<Done>, MineError> {
+        let path = out.join(PROGRESS_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(MineError::io("reading", &path, e)),
+        };
+        Ok(text
+            .lines()
+            .filter_map(|line| {
+                let mut fields = line.splitn(3, '\t');
+                let commit = fields.next()?.to_owned();
+                let result = match (fields.next()?, fields.next()?) {
+                    ("kept", id) => Ok(id.to_owned()),
+                    ("dropped", reason) => Err(reason.to_owned()),
+                    _ => return None,
+                };
+                Some(Done { commit, result })
+            })
+            .collect())
+    }
+
+    /// The record being written.
+    pub struct Log {
+        file: std::fs::File,
+        path: PathBuf,
+    }
+
+    impl Log {
+        /// Opens the record in `out`: appended to when resuming, else started afresh.
+        pub fn open(out: &Path, resume: bool) -> Result<Log, MineError> {
+            let path = out.join(PROGRESS_FILE);
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(resume)
+                .write(true)
+                .truncate(!resume)
+                .open(&path)
+                .map_err(|e| MineError::io("opening", &path, e))?;
+            Ok(Log { file, path })
+        }
+
+        /// Records one decided commit.
+        pub fn record(
+            &mut self,
+            commit: &str,
+            result: &Result<String, Drop>,
+        ) -> Result<(), MineError> {
+            let line = match result {
+                Ok(id) => format!("{commit}\tkept\t{id}\n"),
+                Err(reason) => {
+                    let reason = reason.to_string().replace(['\n', '\t'], " ");
+                    format!("{commit}\tdropped\t{reason}\n")
+                }
+            };
+            self.file
+                .write_all(line.as_bytes())
+                .and_then(|()| self.file.flush())
+                .map_err(|e| MineError::io("writing", &self.path, e))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,9 +675,9 @@ mod tests {
             timed_out: false,
             network: false,
             output: if passed {
-                "ok\n"
+                "Ran 1 test in 0.001s\n\nOK\n"
             } else {
-                "AssertionError: 2 != 3\n"
+                "AssertionError: 2 != 3\n\nRan 1 test in 0.001s\n\nFAILED (failures=1)\n"
             }
             .into(),
         }
@@ -388,9 +686,18 @@ mod tests {
     #[test]
     fn proofs_are_judged_over_both_runs() {
         let (f, p) = (verdict(false), verdict(true));
+        let one = |passed, failed| TestCounts {
+            run: passed + failed,
+            passed,
+            failed,
+            build_failed: false,
+        };
         assert_eq!(
             judge_proof(&[f.clone(), f.clone()], &[p.clone(), p.clone()]),
-            Ok(())
+            Ok(Proof {
+                base: one(0, 1),
+                oracle: one(1, 0)
+            })
         );
         assert!(
             judge_proof(&[f.clone(), p.clone()], &[p.clone(), p.clone()])
@@ -410,7 +717,7 @@ mod tests {
         assert!(
             judge_proof(&[f.clone(), f.clone()], &[f.clone(), f.clone()])
                 .unwrap_err()
-                .ends_with("AssertionError: 2 != 3")
+                .ends_with("FAILED (failures=1)")
         );
         let mut offline = f.clone();
         offline.output = "error: no matching package named `memchr` found\nnote: offline\nAs a reminder, you're using offline mode\n".into();
@@ -419,6 +726,35 @@ mod tests {
                 .unwrap_err()
                 .ends_with("error: no matching package named `memchr` found")
         );
+    }
+
+    #[test]
+    fn a_pass_is_a_proof_only_when_tests_ran() {
+        let f = verdict(false);
+        let mut zero = verdict(true);
+        zero.output = "\n----------------------------------------------------------------------\nRan 0 tests in 0.000s\n\nOK\n".into();
+        let reason = judge_proof(&[f.clone(), f.clone()], &[zero.clone(), zero]).unwrap_err();
+        assert!(reason.contains("ran no test after the oracle"), "{reason}");
+        let mut silent = verdict(true);
+        silent.output = "done\n".into();
+        let reason = judge_proof(&[f.clone(), f.clone()], &[silent.clone(), silent]).unwrap_err();
+        assert!(reason.contains("shows no test count"), "{reason}");
+        // The base fails, but before any test: a missing file, not a missing change.
+        let mut broken = verdict(false);
+        broken.output = "cp: cannot stat 'tests/files/.': No such file or directory\n".into();
+        let p = verdict(true);
+        let reason = judge_proof(&[broken.clone(), broken], &[p.clone(), p.clone()]).unwrap_err();
+        assert!(
+            reason.starts_with("no selected test ran on the base"),
+            "{reason}"
+        );
+        // A compile error on the base fails every selected test.
+        let mut compile = verdict(false);
+        compile.output = "error[E0425]: cannot find function `mul`\nerror: could not compile `tiny` (test \"mul\") due to 1 previous error\n".into();
+        let mut cargo = verdict(true);
+        cargo.output = "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n".into();
+        let proof = judge_proof(&[compile.clone(), compile], &[cargo.clone(), cargo]).unwrap();
+        assert!(proof.base.build_failed && proof.oracle.passed == 1);
     }
 
     #[test]

@@ -89,6 +89,38 @@ const VENDOR_DIRS: &[&str] = &[
 
 const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "testdata"];
 
+/// Folders of test-only support code: what they hold belongs to the tests, not the change.
+const TEST_HELPER_DIRS: &[&str] = &[
+    "testutil",
+    "testutils",
+    "test_utils",
+    "test-utils",
+    "testhelpers",
+    "test_helpers",
+    "testsupport",
+    "test_support",
+];
+
+/// Rust file stems that hold tests or test-only support (`src/tests.rs` behind
+/// `#[cfg(test)] mod tests;`, `src/test_utils.rs`).
+const RUST_TEST_STEMS: &[&str] = &[
+    "tests",
+    "test",
+    "test_utils",
+    "test_util",
+    "testutil",
+    "testutils",
+    "test_helpers",
+    "test_support",
+];
+
+/// File extensions of code a test runner loads (the other files under a test folder are data).
+const TEST_SOURCE_EXTENSIONS: &[&str] = &[
+    "py", "rs", "go", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "java", "kt", "scala",
+    "rb", "php", "c", "h", "cc", "cpp", "hpp", "cs", "swift", "ex", "exs", "erl", "hs", "ml",
+    "lua", "dart", "sh", "bats",
+];
+
 /// Classifies one path (relative, `/`-separated).
 pub fn classify(path: &str) -> FileKind {
     let parts: Vec<&str> = path.split('/').collect();
@@ -106,7 +138,14 @@ pub fn classify(path: &str) -> FileKind {
     if is_generated(name, dirs) {
         return FileKind::Generated;
     }
-    if dirs.iter().any(|d| TEST_DIRS.contains(d)) || is_test_name(name) {
+    if dirs
+        .iter()
+        .any(|d| TEST_DIRS.contains(d) || TEST_HELPER_DIRS.contains(d))
+        || is_test_name(name)
+        || name
+            .strip_suffix(".rs")
+            .is_some_and(|stem| RUST_TEST_STEMS.contains(&stem))
+    {
         return FileKind::Test;
     }
     let (stem, ext) = match name.rsplit_once('.') {
@@ -139,6 +178,26 @@ fn is_generated(name: &str, dirs: &[&str]) -> bool {
         || name.ends_with(".min.css")
         || name.contains(".generated.")
         || name.ends_with(".g.dart")
+}
+
+/// Whether a test file is code a runner loads (a test or its support code) rather than data
+/// beside it (`tests/data/x.json`); `conftest.py` and `__init__.py` are loaded by the runner
+/// itself and are not named.
+pub fn is_test_source(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if name == "conftest.py" || name == "__init__.py" {
+        return false;
+    }
+    let in_data = path.split('/').any(|d| {
+        matches!(
+            d,
+            "testdata" | "fixtures" | "data" | "snapshots" | "__snapshots__"
+        )
+    });
+    !in_data
+        && name
+            .rsplit_once('.')
+            .is_some_and(|(_, ext)| TEST_SOURCE_EXTENSIONS.contains(&ext))
 }
 
 /// Whether a file name alone marks a test file in some ecosystem.
@@ -194,9 +253,37 @@ mod tests {
             (".github/workflows/ci.yml", FileKind::Other),
             ("testing.py", FileKind::Source),
             ("contest.py", FileKind::Source),
+            ("src/tests.rs", FileKind::Test),
+            ("src/parse/tests.rs", FileKind::Test),
+            ("src/test_utils.rs", FileKind::Test),
+            ("src/testing.rs", FileKind::Source),
+            ("internal/testutil/db.go", FileKind::Test),
+            ("src/attest.rs", FileKind::Source),
         ];
         for (path, kind) in cases {
             assert_eq!(classify(path), kind, "{path}");
+        }
+    }
+
+    #[test]
+    fn test_sources_are_code_not_data() {
+        for path in [
+            "tests/test_a.py",
+            "tests/helpers.py",
+            "x/y_test.go",
+            "tests/cli.rs",
+        ] {
+            assert!(is_test_source(path), "{path}");
+        }
+        for path in [
+            "tests/data/x.json",
+            "tests/fixtures/sample.py",
+            "tests/conftest.py",
+            "tests/__init__.py",
+            "x/testdata/input.go",
+            "tests/expected.txt",
+        ] {
+            assert!(!is_test_source(path), "{path}");
         }
     }
 }

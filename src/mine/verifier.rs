@@ -24,9 +24,7 @@ impl Runners {
     pub fn detect(project: &Project, root: &Path) -> Runners {
         let tools = &project.tools;
         let has = |list: &[crate::project::Tool], name: &str| list.iter().any(|t| t.name == name);
-        let pytest = has(&tools.test_runner, "pytest")
-            || root.join("pytest.ini").is_file()
-            || root.join("conftest.py").is_file();
+        let pytest = has(&tools.test_runner, "pytest") || pytest_configured(root);
         let script = std::fs::read_to_string(root.join("package.json"))
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
@@ -55,25 +53,43 @@ impl Runners {
     pub fn commands(&self, files: &[(String, Vec<u8>)]) -> Option<Vec<String>> {
         let mut commands = Vec::new();
         let named = |f: &&(String, Vec<u8>)| file_name(&f.0).to_owned();
-        let python: Vec<&String> = files
+        let python: Vec<&(String, Vec<u8>)> = files
             .iter()
             .filter(|f| f.0.ends_with(".py") && runnable_python(&named(f)))
-            .map(|f| &f.0)
             .collect();
-        if !python.is_empty() {
-            commands.push(if self.pytest {
-                format!("python3 -m pytest -q {}", quoted(python.iter().copied()))
-            } else {
-                let modules = python
-                    .iter()
-                    .map(|p| p.trim_end_matches(".py").replace('/', "."));
-                format!("python3 -m unittest {}", quoted(modules))
-            });
+        if self.pytest || python.iter().any(|f| pytest_style(&f.1)) {
+            if !python.is_empty() {
+                let paths = python.iter().map(|f| &f.0);
+                commands.push(format!("python3 -m pytest -q {}", quoted(paths)));
+            }
+        } else {
+            // unittest imports each file as a module: a name that is not one (`test_x-cli.py`)
+            // would run nothing.
+            let modules: Vec<String> = python
+                .iter()
+                .filter_map(|f| unittest_module(&f.0))
+                .collect();
+            if !modules.is_empty() {
+                commands.push(format!("python3 -m unittest {}", quoted(modules.iter())));
+            }
         }
         let rust: Vec<String> = files.iter().filter_map(|f| rust_test(&f.0)).collect();
         if !rust.is_empty() {
             let targets: Vec<String> = rust.iter().map(|t| format!("--test {}", sh(t))).collect();
             commands.push(format!("cargo test --offline {}", targets.join(" ")));
+        }
+        // Test modules inside a crate's `src/` (`src/tests.rs`, `src/parse/tests/x.rs`): run
+        // by the name of their module.
+        let modules: Vec<String> = files
+            .iter()
+            .filter(|f| f.0.ends_with(".rs") && rust_test(&f.0).is_none())
+            .filter(|f| f.0.split('/').any(|d| d == "src"))
+            .filter(|f| String::from_utf8_lossy(&f.1).contains("#[test]"))
+            .map(|f| format!("{}::", super::cfg_test::module_path(&f.0)))
+            .filter(|m| m != "::")
+            .collect();
+        if !modules.is_empty() {
+            commands.push(cargo_test_items(&modules));
         }
         let go: Vec<&(String, Vec<u8>)> =
             files.iter().filter(|f| f.0.ends_with("_test.go")).collect();
@@ -148,15 +164,80 @@ fn stem(path: &str) -> &str {
     name.split('.').next().unwrap_or(name)
 }
 
+/// Whether the repository configures pytest: a `conftest.py` anywhere, `pytest.ini`,
+/// `pyproject.toml`'s `[tool.pytest...]`, `setup.cfg`'s `[tool:pytest]` or `tox.ini`'s
+/// `[pytest]`.
+pub fn pytest_configured(root: &Path) -> bool {
+    let conftest = super::history::git(
+        root,
+        &[
+            "ls-files",
+            "-z",
+            "--",
+            ":(glob)**/conftest.py",
+            "conftest.py",
+        ],
+    )
+    .map(|out| !out.is_empty())
+    .unwrap_or_else(|_| {
+        ["conftest.py", "tests/conftest.py", "test/conftest.py"]
+            .iter()
+            .any(|p| root.join(p).is_file())
+    });
+    let section = |file: &str, header: &str| {
+        std::fs::read_to_string(root.join(file))
+            .is_ok_and(|text| text.lines().any(|l| l.trim().starts_with(header)))
+    };
+    conftest
+        || ["pytest.ini", ".pytest.ini", "pytest.toml"]
+            .iter()
+            .any(|f| root.join(f).is_file())
+        || section("pyproject.toml", "[tool.pytest")
+        || section("setup.cfg", "[tool:pytest]")
+        || section("tox.ini", "[pytest]")
+}
+
+/// Whether a Python test file is written for pytest: it imports pytest, or holds test
+/// functions and no `unittest` test case (unittest would run none of them).
+fn pytest_style(text: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(text);
+    let imports = text.lines().any(|l| {
+        let l = l.trim_start();
+        l.starts_with("import pytest") || l.starts_with("from pytest")
+    });
+    let functions = text
+        .lines()
+        .any(|l| l.starts_with("def test") || l.starts_with("async def test"));
+    imports || (functions && !text.contains("TestCase"))
+}
+
+/// The module `python3 -m unittest` imports for a test file (`tests/test_a.py` is
+/// `tests.test_a`), or `None` when a part of its path is not a Python identifier.
+fn unittest_module(path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.strip_suffix(".py")?.split('/').collect();
+    let identifier = |p: &&str| {
+        let mut chars = p.chars();
+        chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    parts.iter().all(identifier).then(|| parts.join("."))
+}
+
 /// Python files a runner collects: `test*.py` (unittest's pattern) or `*_test.py`.
 fn runnable_python(name: &str) -> bool {
     name.starts_with("test") || name.ends_with("_test.py")
 }
 
-/// `tests/NAME.rs` or `tests/NAME/main.rs` of a crate: the `--test` target NAME.
+/// `tests/NAME.rs` or `tests/NAME/main.rs` of a crate: the `--test` target NAME (a `tests`
+/// folder inside `src/` is a module, not a target).
 fn rust_test(path: &str) -> Option<String> {
     let parts: Vec<&str> = path.split('/').collect();
     let at = parts.iter().rposition(|p| *p == "tests")?;
+    if parts[..at].contains(&"src") {
+        return None;
+    }
     match &parts[at + 1..] {
         [file] => file.strip_suffix(".rs").map(str::to_owned),
         [dir, "main.rs"] => Some((*dir).to_owned()),
@@ -179,7 +260,8 @@ fn is_js_test(path: &str) -> bool {
                 .any(|e| name.ends_with(e)))
 }
 
-/// `go test -run '^(TestA|TestB)$' ./pkg...` over the packages and test functions of `files`.
+/// `go test -v -run '^(TestA|TestB)$' ./pkg...` (verbose: a line per test, which is how
+/// the passed tests are counted) over the packages and test functions of `files`.
 fn go_command(files: &[&(String, Vec<u8>)]) -> String {
     let mut packages: Vec<String> = files
         .iter()
@@ -197,10 +279,10 @@ fn go_command(files: &[&(String, Vec<u8>)]) -> String {
     names.sort();
     names.dedup();
     if names.is_empty() {
-        return format!("go test {}", quoted(packages.iter()));
+        return format!("go test -v {}", quoted(packages.iter()));
     }
     format!(
-        "go test -run {} {}",
+        "go test -v -run {} {}",
         sh(&format!("^({})$", names.join("|"))),
         quoted(packages.iter())
     )
@@ -251,6 +333,37 @@ mod tests {
     }
 
     #[test]
+    fn pytest_is_found_in_every_configuration_file() {
+        let configs = [
+            ("tests/conftest.py", "import pytest\n"),
+            ("pytest.ini", "[pytest]\n"),
+            (
+                "pyproject.toml",
+                "[project]\nname = 'x'\n\n[tool.pytest.ini_options]\naddopts = '-q'\n",
+            ),
+            (
+                "setup.cfg",
+                "[metadata]\nname = x\n\n[tool:pytest]\ntestpaths = tests\n",
+            ),
+            (
+                "tox.ini",
+                "[tox]\nenvlist = py3\n\n[pytest]\naddopts = -q\n",
+            ),
+        ];
+        for (file, text) in configs {
+            let tmp = tempfile::tempdir().unwrap();
+            let path = tmp.path().join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+            assert!(pytest_configured(tmp.path()), "{file}");
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("setup.cfg"), "[metadata]\nname = x\n").unwrap();
+        std::fs::write(tmp.path().join("tox.ini"), "[tox]\nenvlist = py3\n").unwrap();
+        assert!(!pytest_configured(tmp.path()));
+    }
+
+    #[test]
     fn commands_are_restricted_to_the_commit_tests() {
         let unittest = Runners::default();
         let got = unittest
@@ -282,7 +395,7 @@ mod tests {
             got,
             [
                 "cargo test --offline --test parse --test cli",
-                "go test -run '^(TestY|TestZ_2)$' ./x",
+                "go test -v -run '^(TestY|TestZ_2)$' ./x",
                 "node --test test/a.test.js",
             ]
         );
@@ -300,6 +413,33 @@ mod tests {
             ["npm test -- src/a.spec.ts", "mvn -q -o test -Dtest=AbcTest"]
         );
         assert_eq!(unittest.commands(&files(&[("tests/data.json", "")])), None);
+        // A module name unittest cannot import is left out; a pytest-style file runs with
+        // pytest even where the repository uses unittest.
+        assert_eq!(
+            unittest.commands(&files(&[(
+                "tests/test_x-cli.py",
+                "import unittest\nclass T(unittest.TestCase): pass\n"
+            )])),
+            None
+        );
+        assert_eq!(
+            unittest
+                .commands(&files(&[(
+                    "tests/test_stats.py",
+                    "from stats import mean\n\ndef test_mean():\n    assert mean([1]) == 1\n"
+                )]))
+                .unwrap(),
+            ["python3 -m pytest -q tests/test_stats.py"]
+        );
+        assert_eq!(
+            unittest
+                .commands(&files(&[
+                    ("src/tests.rs", "#[test]\nfn a() {}\n"),
+                    ("src/parse/tests/round.rs", "#[test]\nfn b() {}\n"),
+                ]))
+                .unwrap(),
+            ["cargo test --offline --workspace -- tests:: parse::tests::round::"]
+        );
         assert_eq!(
             cargo_test_items(&["calc::tests::".into(), "parse::round_trip".into()]),
             "cargo test --offline --workspace -- calc::tests:: parse::round_trip"

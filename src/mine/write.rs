@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::MineError;
 use super::cfg_test;
-use super::history::{Commit, Drop, git};
-use super::paths::FileKind;
+use super::history::{Commit, Drop, git, is_merge_line, merged_message};
+use super::paths::{FileKind, is_test_source};
 use super::verifier::{self, Runners, sh};
 use crate::lint::fix::unified_diff;
 
@@ -98,7 +98,12 @@ impl Writer {
         }
         let mut commands = match &self.test_cmd {
             Some(cmd) => {
-                let files: Vec<String> = present.iter().map(|(p, _)| sh(p)).collect();
+                // The test sources only: data files beside them are read by the tests, not run.
+                let files: Vec<String> = present
+                    .iter()
+                    .filter(|(p, _)| is_test_source(p))
+                    .map(|(p, _)| sh(p))
+                    .collect();
                 vec![cmd.replace("{files}", &files.join(" "))]
             }
             None => self.runners.commands(&present).unwrap_or_default(),
@@ -119,22 +124,28 @@ impl Writer {
             &["show", "-s", "--format=%B", commit.id.as_str()],
         )?)
         .into_owned();
+        // A merge's change is its diff against its first parent; its words are the pull
+        // request's title and body under the merge line.
+        let message = merged_message(&message);
         let diff = String::from_utf8_lossy(&git(
             repo,
             &[
-                "show",
-                "--format=",
+                "diff",
                 "--no-renames",
                 "--no-ext-diff",
+                base.as_str(),
                 commit.id.as_str(),
+                "--",
             ],
         )?)
         .into_owned();
-        let instruction = instruction(&message, &diff_lines(&diff));
+        let instruction = instruction(message, &diff_lines(&diff));
         if instruction.trim().is_empty() {
-            return Ok(Err(
-                "the message says nothing once trailers and diff lines are removed".into(),
-            ));
+            return Ok(Err(if commit.is_merge() {
+                "the merge message holds no pull-request title or body".into()
+            } else {
+                "the message says nothing once trailers and diff lines are removed".into()
+            }));
         }
         std::fs::create_dir_all(dir).map_err(|e| MineError::io("creating", dir, e))?;
         write(&dir.join("instruction.md"), instruction.as_bytes(), false)?;
@@ -339,7 +350,7 @@ pub fn instruction(message: &str, diff: &HashSet<String>) -> String {
     let subject = clean_subject(lines.next().unwrap_or_default());
     let mut body: Vec<String> = Vec::new();
     for line in lines {
-        if is_trailer(line) {
+        if is_trailer(line) || is_squash_noise(line) {
             continue;
         }
         if diff.contains(line.trim()) {
@@ -348,6 +359,10 @@ pub fn instruction(message: &str, diff: &HashSet<String>) -> String {
         let cleaned = issue_refs.replace_all(line, "");
         if !cleaned.chars().any(char::is_alphanumeric) && !line.trim().is_empty() {
             continue; // the line held only references
+        }
+        let cleaned = clean_residue(&cleaned);
+        if body.last().is_some_and(|l| l.trim().is_empty()) && cleaned.trim().is_empty() {
+            continue; // one blank line where dropped lines leave several
         }
         body.push(cleaned.trim_end().to_owned());
     }
@@ -377,17 +392,139 @@ pub fn instruction(message: &str, diff: &HashSet<String>) -> String {
 
 /// A subject line without issue references.
 pub fn clean_subject(subject: &str) -> String {
-    clean_spaces(&issue_refs().replace_all(subject, ""))
+    clean_spaces(&clean_residue(&issue_refs().replace_all(subject, "")))
 }
 
-/// `Fixes #12`, `(#12)`, `owner/repo#12`, `GH-12`, `[ABC-123]`, issue and pull-request URLs.
-fn issue_refs() -> regex::Regex {
-    // A fixed pattern: compiling it cannot fail.
-    #[allow(clippy::unwrap_used)]
-    regex::Regex::new(
-        r"(?i)(?:\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see)\s+)?(?:\(\s*)?(?:https?://\S+/(?:issues|pull|merge_requests)/\d+\S*|\b[\w.-]+/[\w.-]+#\d+\b|\bGH-\d+\b|#\d+\b|\[[A-Z][A-Z0-9]+-\d+\])(?:\s*\))?",
-    )
-    .unwrap()
+/// `Fixes #12`, `(#12)`, `Issue #12:`, `owner/repo#12`, `GH-12`, `[ABC-123]`, GitLab's
+/// `See merge request group/project!12`, issue and pull-request URLs.
+fn issue_refs() -> &'static regex::Regex {
+    static REFS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A fixed pattern: compiling it cannot fail.
+        #[allow(clippy::unwrap_used)]
+        regex::Regex::new(
+            r"(?i)(?:\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see(?: merge request)?|issues?|pr|pull request|bug|ticket)\s*:?\s*)?(?:\(\s*)?(?:https?://\S+/(?:issues|pull|merge_requests)/\d+\S*|\b[\w.-]+/[\w./-]+[#!]\d+\b|\bGH-\d+\b|#\d+\b|\[[A-Z][A-Z0-9]+-\d+\])(?:\s*\))?(?:\s*[:-](?:\s|$))?",
+        )
+        .unwrap()
+    });
+    &REFS
+}
+
+/// What a removed reference leaves at the start of a line: `Issue : Add x` (from `Issue
+/// #23: Add x`), `PR - Add x`, `Bug: `.
+fn clean_residue(line: &str) -> String {
+    static RESIDUE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        // A fixed pattern: compiling it cannot fail.
+        #[allow(clippy::unwrap_used)]
+        regex::Regex::new(
+            r"(?i)^(\s*(?:[#*-]+\s+)?)(?:issues?|pr|pull request|bug|ticket)\s*[:-]\s*",
+        )
+        .unwrap()
+    });
+    RESIDUE.replace(line, "$1").into_owned()
+}
+
+/// Words that, alone, make up the subjects of a squashed branch's housekeeping commits.
+const NOISE_WORDS: &[&str] = &[
+    "fix",
+    "fixes",
+    "fixed",
+    "fixup",
+    "wip",
+    "lint",
+    "linting",
+    "linter",
+    "format",
+    "formatting",
+    "formatted",
+    "typo",
+    "typos",
+    "test",
+    "tests",
+    "cleanup",
+    "clean",
+    "up",
+    "review",
+    "comments",
+    "comment",
+    "address",
+    "addressed",
+    "feedback",
+    "update",
+    "updates",
+    "updated",
+    "minor",
+    "change",
+    "changes",
+    "tweak",
+    "tweaks",
+    "more",
+    "oops",
+    "style",
+    "black",
+    "ruff",
+    "flake8",
+    "mypy",
+    "pre-commit",
+    "precommit",
+    "ci",
+    "and",
+    "the",
+    "a",
+    "docs",
+    "doc",
+    "changelog",
+    "rebase",
+    "nit",
+    "nits",
+    "pr",
+    "suggestion",
+    "suggestions",
+    "code",
+    "from",
+    "apply",
+    "applied",
+    "again",
+    "some",
+    "small",
+    "stuff",
+    "it",
+    "this",
+    "try",
+    "retry",
+    "revert",
+];
+
+/// A bullet of a squash merge's list of the branch's commits that says nothing about the
+/// change: a file edited on the web (`* Update src/stats.py`), a merge of the base branch, an
+/// automatic fix, or only housekeeping words (`* fix lint`, `* address review comments`).
+fn is_squash_noise(line: &str) -> bool {
+    let Some(text) = line
+        .trim_start()
+        .strip_prefix("* ")
+        .or_else(|| line.trim_start().strip_prefix("- "))
+    else {
+        return false;
+    };
+    let text = text.trim();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let web_edit = matches!(
+        words.as_slice(),
+        ["Update" | "Create" | "Delete" | "Rename" | "Add", path]
+            if path.contains('/') || path.contains('.')
+    ) || text == "Add files via upload";
+    let automatic = text.starts_with("[pre-commit.ci]")
+        || text.starts_with("[autofix.ci]")
+        || text.starts_with("Apply suggestion")
+        || text.starts_with("Merge branch ")
+        || text.starts_with("Merge remote-tracking branch")
+        || is_merge_line(text);
+    let housekeeping = !words.is_empty()
+        && words.len() <= 4
+        && words.iter().all(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '-');
+            w.is_empty() || NOISE_WORDS.contains(&w.to_ascii_lowercase().as_str())
+        });
+    web_edit || automatic || housekeeping
 }
 
 fn is_trailer(line: &str) -> bool {
@@ -528,6 +665,60 @@ mod tests {
             "github.com",
         ] {
             assert!(!text.contains(gone), "{gone} in {text}");
+        }
+    }
+
+    #[test]
+    fn reference_residue_and_squash_noise_are_cleaned() {
+        assert_eq!(
+            clean_subject("Issue #23: Add running_statistics"),
+            "Add running_statistics"
+        );
+        assert_eq!(
+            clean_subject("Issue : Add running_statistics"),
+            "Add running_statistics"
+        );
+        assert_eq!(clean_subject("PR #7 - Parse dates"), "Parse dates");
+        assert_eq!(
+            clean_subject("Add mode() for categorical data (#453)"),
+            "Add mode() for categorical data"
+        );
+        assert_eq!(
+            clean_subject("Fix the bug tracker link in the README"),
+            "Fix the bug tracker link in the README",
+            "words alone are not references"
+        );
+        let squash = "Add running_statistics (#31)\n\n\
+            * Add running_statistics\n\n\
+            It keeps a mean and a variance in one pass.\n\n\
+            * Update src/stats.py\n\n\
+            * fix lint\n\n\
+            * Apply suggestions from code review\n\n\
+            * Merge branch 'main' into stats\n\n\
+            * [pre-commit.ci] auto fixes from pre-commit.com hooks\n\n\
+            * Handle an empty input\n\n\
+            See merge request group/project!12\n\n\
+            Co-authored-by: A <a@example.com>\n";
+        let text = instruction(squash, &HashSet::new());
+        assert!(text.starts_with("# Add running_statistics\n\n"), "{text}");
+        for kept in [
+            "* Add running_statistics",
+            "one pass",
+            "* Handle an empty input",
+        ] {
+            assert!(text.contains(kept), "{kept} missing from {text}");
+        }
+        for gone in [
+            "src/stats.py",
+            "fix lint",
+            "suggestions",
+            "Merge branch",
+            "pre-commit",
+            "merge request",
+            "!12",
+            "\n\n\n",
+        ] {
+            assert!(!text.contains(gone), "{gone:?} in {text}");
         }
     }
 }

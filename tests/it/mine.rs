@@ -105,7 +105,7 @@ fn assert_dropped(lines: &[String], hash: &str, reason: &str) {
 fn assert_kept(lines: &[String], hash: &str) -> String {
     let line = line_of(lines, hash);
     assert!(line.starts_with("kept"), "expected {hash} kept: {line}");
-    line.rsplit("-> ").next().unwrap().to_owned()
+    line.rsplit("-> ").next().unwrap().trim().to_owned()
 }
 
 /// `tasks check` of a folder of tasks on a backend; every task must be `ok`.
@@ -124,6 +124,35 @@ fn tasks_check(tasks: &Path, repo: &Repo, backend: &str) {
         "tasks check: {stdout}{}",
         String::from_utf8_lossy(&output.stderr)
     );
+    // Each line says how many tests ran on each side.
+    for line in stdout.lines().filter(|l| l.starts_with("ok")) {
+        assert!(
+            line.contains("(tests on base: ") && line.contains("; with solution: "),
+            "{line}"
+        );
+        assert!(!line.contains("with solution: 0 run"), "{line}");
+    }
+}
+
+/// The task folders in `out` (the run's record beside them is a file).
+fn task_dirs(out: &Path) -> Vec<String> {
+    let mut dirs: Vec<String> = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Folders a mining run left beside `out` (its staging folders must be gone).
+fn leftovers(out: &Path) -> Vec<String> {
+    std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".mining-"))
+        .collect()
 }
 
 const CALC_V1: &str = "def add(a, b):\n    return a + b\n";
@@ -147,6 +176,8 @@ struct PythonHistory {
     passes_on_base: String,
     flaky: String,
     too_large: String,
+    zero_tests: String,
+    helpers_only: String,
     merge: String,
     /// Counts the flaky test's runs, outside every sandbox.
     _marker: tempfile::NamedTempFile,
@@ -228,13 +259,51 @@ fn python_history() -> PythonHistory {
             ("tests/test_constants.py", "import unittest\n"),
         ],
     );
+    // The test imports `sub`, so it errors on the base; after the oracle its class holds no
+    // test method: unittest runs nothing and exits 0.
+    let v7 = format!("{v6}\n\ndef sub(a, b):\n    return a - b\n");
+    let zero_tests = repo.commit(
+        "Add subtraction",
+        &[
+            ("calc/__init__.py", &v7),
+            (
+                "tests/test_sub.py",
+                "import unittest\n\nfrom calc import sub\n\n\nclass Test(unittest.TestCase):\n    def check(self):\n        self.assertEqual(sub(3, 2), 1)\n",
+            ),
+        ],
+    );
+    // Source outside the tests changed only in test-support code.
+    let helpers_only = repo.commit(
+        "Share a checker between the tests",
+        &[
+            ("calc/testutil/__init__.py", "def same(a, b):\n    return a == b\n"),
+            (
+                "tests/test_add.py",
+                &unittest("add", "        self.assertEqual(add(-1, -2), -3)\n        self.assertEqual(add(0, 0), 0)"),
+            ),
+        ],
+    );
+    // A pull request merged with a merge commit: the branch's own commits are not on the
+    // first-parent line; the merge brings their whole change.
     repo.git(&["checkout", "-q", "-b", "topic"]);
+    let v8 = format!("{v7}\n\ndef square(a):\n    return a * a\n");
+    repo.commit("wip", &[("calc/__init__.py", &v8)]);
     repo.commit(
-        "Topic work",
-        &[("calc/topic.py", "X = 1\n"), ("tests/test_topic.py", "\n")],
+        "fix lint",
+        &[(
+            "tests/test_square.py",
+            &unittest("square", "        self.assertEqual(square(3), 9)"),
+        )],
     );
     repo.git(&["checkout", "-q", "main"]);
-    repo.git(&["merge", "-q", "--no-ff", "-m", "Merge topic", "topic"]);
+    repo.git(&[
+        "merge",
+        "-q",
+        "--no-ff",
+        "-m",
+        "Merge pull request #9 from dev/square\n\nAdd square (#8)\n\nSquares come up in the statistics module.\n\n* wip\n\n* fix lint",
+        "topic",
+    ]);
     let merge = repo.git(&["rev-parse", "HEAD"]);
     PythonHistory {
         repo,
@@ -247,6 +316,8 @@ fn python_history() -> PythonHistory {
         passes_on_base,
         flaky,
         too_large,
+        zero_tests,
+        helpers_only,
         merge,
         _marker: marker,
     }
@@ -271,10 +342,51 @@ fn python_history_is_mined_checked_and_evaluated_from_base_commits() {
     assert_dropped(&lines, &h.passes_on_base, "passes on the base commit");
     assert_dropped(&lines, &h.flaky, "flaky");
     assert_dropped(&lines, &h.too_large, "too large");
-    assert_dropped(&lines, &h.merge, "merge commit");
-    assert_eq!(lines.len(), 10, "{lines:#?}");
-    let kept: Vec<_> = std::fs::read_dir(&out).unwrap().collect();
-    assert_eq!(kept.len(), 1, "dropped tasks leave no folder behind");
+    // Python 3.11 says `Ran 0 tests ... OK` and exits 0 (the pass that proves nothing);
+    // 3.12 and later exit 5 with `NO TESTS RAN`.
+    let zero = line_of(&lines, &h.zero_tests);
+    assert!(
+        zero.starts_with("dropped")
+            && (zero.contains("ran no test after the oracle (0 run")
+                || zero.contains("NO TESTS RAN")),
+        "{zero}"
+    );
+    assert_dropped(&lines, &h.helpers_only, "tests-only");
+    let merged = assert_kept(&lines, &h.merge);
+    assert!(
+        line_of(&lines, &h.merge).contains("Add square"),
+        "a merge is shown by its pull request's title: {lines:#?}"
+    );
+    assert_eq!(lines.len(), 12, "{lines:#?}");
+    assert_eq!(
+        task_dirs(&out),
+        [id.clone(), merged.clone()]
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>(),
+        "dropped tasks leave no folder behind"
+    );
+    assert!(leftovers(&out).is_empty(), "{:?}", leftovers(&out));
+
+    // The merge: its first-parent diff, the pull request's title and body as the instruction.
+    let task = out.join(&merged);
+    let instruction = std::fs::read_to_string(task.join("instruction.md")).unwrap();
+    assert!(
+        instruction.starts_with("# Add square\n\nSquares come up"),
+        "{instruction}"
+    );
+    for noise in ["Merge pull request", "#9", "#8", "wip", "fix lint"] {
+        assert!(!instruction.contains(noise), "{noise:?} in {instruction}");
+    }
+    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    let first_parent = h.repo.git(&["rev-parse", &format!("{}^1", h.merge)]);
+    assert!(
+        toml.contains(&format!("base_commit = \"{first_parent}\"")),
+        "{toml}"
+    );
+    assert!(task.join("tests/files/tests/test_square.py").is_file());
+    assert!(task.join("solution/files/calc/__init__.py").is_file());
 
     let task = out.join(&id);
     let instruction = std::fs::read_to_string(task.join("instruction.md")).unwrap();
@@ -287,6 +399,10 @@ fn python_history_is_mined_checked_and_evaluated_from_base_commits() {
         assert!(!instruction.contains(leaked), "{leaked:?} in {instruction}");
     }
     let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    assert!(
+        toml.contains("tests_on_base = { run = 1, passed = 0, failed = 1 }\ntests_with_oracle = { run = 1, passed = 1, failed = 0 }\n"),
+        "the proof's counts are in the metadata: {toml}"
+    );
     let parent = h.repo.git(&["rev-parse", &format!("{}^", h.good)]);
     assert!(
         toml.contains(&format!("base_commit = \"{parent}\"")),
@@ -361,6 +477,138 @@ fn python_history_is_mined_checked_and_evaluated_from_base_commits() {
     }
 }
 
+/// A small calculator history for the run-level behaviours: a root, two good commits, docs.
+fn calc_history(extra_root_file: Option<(&str, &str)>) -> (Repo, [String; 4]) {
+    let repo = Repo::new();
+    let mut files = vec![("calc/__init__.py", CALC_V1), ("tests/__init__.py", "\n")];
+    files.extend(extra_root_file);
+    let root = repo.commit("Start the calculator", &files);
+    let mul = repo.commit(
+        "Add multiplication",
+        &[
+            ("calc/__init__.py", CALC_V2),
+            (
+                "tests/test_mul.py",
+                &unittest("mul", "        self.assertEqual(mul(2, 3), 6)"),
+            ),
+        ],
+    );
+    let v3 = format!("{CALC_V2}\n\ndef neg(a):\n    return -a\n");
+    let neg = repo.commit(
+        "Add negation",
+        &[
+            ("calc/__init__.py", &v3),
+            (
+                "tests/test_neg.py",
+                &unittest("neg", "        self.assertEqual(neg(2), -2)"),
+            ),
+        ],
+    );
+    let docs = repo.commit("Document the calculator", &[("README.md", "# calc\n")]);
+    (repo, [root, mul, neg, docs])
+}
+
+/// Runs `tasks mine` and returns (exit code, stdout lines, stderr).
+fn mine_status(repo: &Repo, out: &Path, extra: &[&str]) -> (Option<i32>, Vec<String>, String) {
+    let output = skillgate()
+        .args(["tasks", "mine", "--backend", "local", "--repo"])
+        .arg(&repo.dir)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    (
+        output.status.code(),
+        stdout.lines().map(str::to_owned).collect(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_git_failure_drops_its_commit_with_gits_words_and_the_run_goes_on() {
+    // The root's diff is not shown, so only `git archive` reads the folder whose objects
+    // are removed below: every candidate's base holds it.
+    let (repo, [root, mul, neg, docs]) =
+        calc_history(Some(("assets/logo.txt", "a logo only the archive reads\n")));
+    repo.git(&["config", "log.showRoot", "false"]);
+    for object in ["HEAD:assets", "HEAD:assets/logo.txt"] {
+        let hash = repo.git(&["rev-parse", object]);
+        let path = repo
+            .dir
+            .join(".git/objects")
+            .join(&hash[..2])
+            .join(&hash[2..]);
+        std::fs::remove_file(&path).unwrap();
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let (code, lines, stderr) = mine_status(&repo, &out, &[]);
+    assert_eq!(
+        code,
+        Some(0),
+        "one commit's git failure does not end the run: {stderr}"
+    );
+    for hash in [&mul, &neg] {
+        let line = line_of(&lines, hash);
+        assert!(
+            line.starts_with("dropped")
+                && line.contains("git failed: git archive --format=tar")
+                && line.contains("fatal: "),
+            "git's own message: {line}"
+        );
+    }
+    assert_dropped(&lines, &docs, "docs-only");
+    assert_dropped(&lines, &root, "root commit");
+    assert!(task_dirs(&out).is_empty(), "{:?}", task_dirs(&out));
+    assert!(leftovers(&out).is_empty(), "{:?}", leftovers(&out));
+    assert!(
+        stderr.contains("0 task(s) kept of 2 candidate(s) in 4 commit(s) read"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 git failed"), "{stderr}");
+}
+
+#[test]
+fn a_mining_run_is_resumed_where_it_stopped() {
+    let (repo, [root, mul, neg, docs]) = calc_history(None);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let (code, lines, stderr) = mine_status(&repo, &out, &["--max", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(lines.len(), 2, "{lines:#?}");
+    let first = assert_kept(&lines, &neg);
+    assert_dropped(&lines, &docs, "docs-only");
+
+    let (code, lines, stderr) = mine_status(&repo, &out, &["--max", "5", "--resume"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(lines.len(), 4, "{lines:#?}");
+    assert!(
+        line_of(&lines, &neg).contains("(earlier run)"),
+        "{lines:#?}"
+    );
+    assert!(
+        line_of(&lines, &docs).contains("(earlier run)"),
+        "{lines:#?}"
+    );
+    assert_eq!(assert_kept(&lines, &neg), first);
+    let second = assert_kept(&lines, &mul);
+    assert!(!line_of(&lines, &mul).contains("earlier run"));
+    assert_dropped(&lines, &root, "root commit");
+    let mut both = vec![first.clone(), second];
+    both.sort();
+    assert_eq!(task_dirs(&out), both);
+    let record = std::fs::read_to_string(out.join(".skillgate-mine.tsv")).unwrap();
+    assert_eq!(record.lines().count(), 4, "{record}");
+
+    // Without --resume, a run starts afresh.
+    let (_, lines, _) = mine_status(&repo, &out, &["--max", "1"]);
+    assert!(!line_of(&lines, &neg).contains("earlier run"), "{lines:#?}");
+    let record = std::fs::read_to_string(out.join(".skillgate-mine.tsv")).unwrap();
+    assert_eq!(record.lines().count(), 2, "{record}");
+}
+
 const RUST_CALC: &str = "pub fn double(a: i32) -> i32 {\n    a * 2\n}\n\n\
     #[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn doubles() {\n        assert_eq!(double(2), 4);\n    }\n}\n";
 
@@ -373,6 +621,7 @@ struct RustHistory {
     source_only: String,
     tests_only: String,
     new_module: String,
+    ported: String,
 }
 
 fn rust_history() -> RustHistory {
@@ -447,6 +696,19 @@ fn rust_history() -> RustHistory {
             ),
         ],
     );
+    // A test suite moved into a module file of its own: the only non-test change is the
+    // `#[cfg(test)] mod test;` that declares it, so the oracle would be the tests themselves.
+    let lib = lib.replace("pub mod calc;", "pub mod calc;\npub mod neg;");
+    let ported = repo.commit(
+        "Port test suite",
+        &[
+            ("src/lib.rs", &format!("{lib}\n#[cfg(test)]\nmod test;\n")),
+            (
+                "src/test.rs",
+                "use crate::add;\n\n#[test]\nfn ported() {\n    assert_eq!(add(1, 1), 2);\n}\n",
+            ),
+        ],
+    );
     RustHistory {
         repo,
         integration,
@@ -455,6 +717,7 @@ fn rust_history() -> RustHistory {
         source_only,
         tests_only,
         new_module,
+        ported,
     }
 }
 
@@ -521,7 +784,8 @@ fn rust_crate_commits_become_cargo_test_tasks() {
     let oracle = std::fs::read_to_string(module.join("solution/files/src/neg.rs")).unwrap();
     assert_eq!(oracle, "pub fn neg(a: i32) -> i32 {\n    -a\n}\n\n");
     assert!(module.join("solution/files/src/lib.rs").is_file());
-    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 3, "{lines:#?}");
+    assert_dropped(&lines, &h.ported, "tests-only");
+    assert_eq!(task_dirs(&out).len(), 3, "{lines:#?}");
     tasks_check(&out, &h.repo, "local");
 }
 
@@ -657,6 +921,7 @@ fn rust_tasks_pass_check_on_docker() {
         mined_and_checked_on_docker(&h.repo, &[&h.integration, &h.unit, &h.new_module]);
     assert_dropped(&lines, &h.source_only, "source-only");
     assert_dropped(&lines, &h.tests_only, "tests-only");
+    assert_dropped(&lines, &h.ported, "tests-only");
 }
 
 #[test]
@@ -685,8 +950,9 @@ fn shell_tool_is_mined_and_evaluated_on_docker() {
             ("bin/greet.sh", "echo hello${1:+ $1}\n"),
             (
                 "tests/name.sh",
-                "[ \"$(sh bin/greet.sh ann)\" = 'hello ann' ]\n",
+                "[ \"$(sh bin/greet.sh \"$(cat tests/data/name.txt)\")\" = 'hello ann' ]\n",
             ),
+            ("tests/data/name.txt", "ann\n"),
         ],
     );
     repo.commit("Describe the greeter", &[("README.md", "greet\n")]);
@@ -701,10 +967,16 @@ fn shell_tool_is_mined_and_evaluated_on_docker() {
             "--image",
             image,
             "--test-cmd",
-            "for t in {files}; do sh \"$t\" || exit 1; done",
+            // TAP lines: what any test command prints for its tests to be counted.
+            "n=0; s=0; for t in {files}; do n=$((n+1)); if sh \"$t\"; then echo \"ok $n $t\"; else echo \"not ok $n $t\"; s=1; fi; done; exit $s",
         ],
     );
-    assert_kept(&lines, &good);
+    let id = assert_kept(&lines, &good);
+    let test_sh = std::fs::read_to_string(out.join(&id).join("tests/test.sh")).unwrap();
+    assert!(
+        test_sh.contains("for t in tests/name.sh; do"),
+        "{{files}} names the test sources, not their data: {test_sh}"
+    );
     tasks_check(&out, &repo, "docker");
 
     let skill = tmp.path().join("greet-skill/SKILL.md");
