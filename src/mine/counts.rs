@@ -151,7 +151,8 @@ pub fn read(output: &str) -> Option<TestCounts> {
             found = true;
             continue;
         }
-        if trimmed.starts_with("error: could not compile")
+        if trimmed.starts_with(super::write::NOT_BUILT)
+            || trimmed.starts_with("error: could not compile")
             || trimmed.starts_with("error[E")
             || trimmed.starts_with("error: failed to run custom build command")
         {

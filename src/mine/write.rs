@@ -18,6 +18,10 @@ const AGENT_TIMEOUT_SEC: f64 = 900.0;
 const VERIFIER_TIMEOUT_SEC: f64 = 600.0;
 /// Where a task keeps the commit's changes inside `#[cfg(test)]` items, one patch per file.
 const TEST_ITEMS_DIR: &str = "cfg-test";
+/// What the verifier prints when the `#[cfg(test)]` items cannot be patched in (their file
+/// or module does not exist yet): the selected tests cannot be built, which the proof counts
+/// as every one of them failing.
+pub const NOT_BUILT: &str = "skillgate: tests not built";
 /// Instruction lines shorter than this are never checked against the diff (`}`, `fi`...).
 const LEAK_MIN_CHARS: usize = 8;
 
@@ -591,7 +595,8 @@ fn test_sh(commit: &Commit, tests: &[FileAt], patch: bool, commands: &[String]) 
         s.push_str(&format!(
             "# The commit's #[cfg(test)] items, patched into the source files as they are now.\n\
              for p in \"$here\"/{TEST_ITEMS_DIR}/*.patch; do\n\
-             \x20 patch -p1 -s -f -R --dry-run -i \"$p\" >/dev/null 2>&1 || patch -p1 -s -f -i \"$p\"\n\
+             \x20 patch -p1 -s -f -R --dry-run -i \"$p\" >/dev/null 2>&1 || patch -p1 -s -f -i \"$p\" ||\n\
+             \x20   {{ echo \"{NOT_BUILT}: $(basename \"$p\") does not apply (the code it tests is not there)\"; exit 1; }}\n\
              done\n"
         ));
     }
