@@ -253,6 +253,9 @@ pub fn mine(
         false => Vec::new(),
     };
     let mut log = progress::Log::open(&options.out, options.resume)?;
+    if options.resume {
+        remove_stale_staging(&options.out);
+    }
     let staging = staging_dir(&options.out)?;
     let scratch = tempfile::Builder::new()
         .prefix("skillgate-mine-")
@@ -341,14 +344,34 @@ fn staging_dir(out: &Path) -> Result<tempfile::TempDir, MineError> {
         Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
         _ => PathBuf::from("."),
     };
+    tempfile::Builder::new()
+        .prefix(&staging_prefix(out))
+        .tempdir_in(&parent)
+        .map_err(|e| MineError::io("creating a staging folder in", parent, e))
+}
+
+/// The prefix of the staging folders of `out` in its parent.
+fn staging_prefix(out: &Path) -> String {
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "tasks".into());
-    tempfile::Builder::new()
-        .prefix(&format!(".{name}.mining-"))
-        .tempdir_in(&parent)
-        .map_err(|e| MineError::io("creating a staging folder in", parent, e))
+    format!(".{name}.mining-")
+}
+
+/// Removes the staging folders a killed run left beside `out` (a run that ends on its own
+/// removes its own).
+fn remove_stale_staging(out: &Path) {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let prefix = staging_prefix(out);
+    for entry in std::fs::read_dir(&parent).into_iter().flatten().flatten() {
+        if entry.file_name().to_string_lossy().starts_with(&prefix) && entry.path().is_dir() {
+            std::fs::remove_dir_all(entry.path()).ok();
+        }
+    }
 }
 
 /// Moves a proved task into `out`, replacing a task of the same id.
@@ -450,7 +473,11 @@ fn unpack(repo: &Path, commit: &str, dest: &Path, scratch: &Path) -> Result<Bund
         .map_err(MineError::NoGit)?;
     std::fs::create_dir_all(dest).map_err(|e| MineError::io("creating", dest, e))?;
     let unpacked = match child.stdout.take() {
-        Some(out) => tar::Archive::new(out).unpack(dest),
+        // The archive ends before git's output does (tar pads its last block): the rest is
+        // read too, or git dies of a closed pipe.
+        Some(mut out) => tar::Archive::new(&mut out)
+            .unpack(dest)
+            .and_then(|()| std::io::copy(&mut out, &mut std::io::sink()).map(drop)),
         None => Err(std::io::Error::other("git archive has no output")),
     };
     let status = child.wait().map_err(MineError::NoGit)?;

@@ -406,7 +406,7 @@ fn issue_refs() -> &'static regex::Regex {
         // A fixed pattern: compiling it cannot fail.
         #[allow(clippy::unwrap_used)]
         regex::Regex::new(
-            r"(?i)(?:\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see(?: merge request)?|issues?|pr|pull request|bug|ticket)\s*:?\s*)?(?:\(\s*)?(?:https?://\S+/(?:issues|pull|merge_requests)/\d+\S*|\b[\w.-]+/[\w./-]+[#!]\d+\b|\bGH-\d+\b|#\d+\b|\[[A-Z][A-Z0-9]+-\d+\])(?:\s*\))?(?:\s*[:-](?:\s|$))?",
+            r"(?i)(?:\b(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see(?: merge request)?|issues?|pr|pull request|bug|ticket)\s*:?\s*)?(?:\(\s*)?(?:https?://\S+/(?:issues|pull|merge_requests)/\d+\S*|\b[\w.-]+/[\w./-]+[#!]\d+\b|\bGH-\d+\b|#\d+\b|\b(?:issue|pr|bug|ticket)\s+\d+\b|\[[A-Z][A-Z0-9]+-\d+\])(?:\s*\))?(?:\s*[:-](?:\s|$))?",
         )
         .unwrap()
     });
@@ -684,6 +684,10 @@ mod tests {
             "Add running_statistics"
         );
         assert_eq!(clean_subject("PR #7 - Parse dates"), "Parse dates");
+        assert_eq!(
+            clean_subject("Issue 1214: Update __eq__ and __hash__ for numeric_range"),
+            "Update __eq__ and __hash__ for numeric_range"
+        );
         assert_eq!(
             clean_subject("Add mode() for categorical data (#453)"),
             "Add mode() for categorical data"
