@@ -610,6 +610,41 @@ fn a_mining_run_is_resumed_where_it_stopped() {
     assert_eq!(record.lines().count(), 2, "{record}");
 }
 
+#[test]
+fn tasks_check_reports_a_verifier_that_ran_no_test() {
+    let (repo, [_, _, neg, _]) = calc_history(None);
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let (_, lines, stderr) = mine_status(&repo, &out, &["--max", "1"]);
+    let id = assert_kept(&lines, &neg);
+    assert!(
+        stderr.contains("1 task(s) kept of 1 candidate(s) in 2 commit(s) read"),
+        "{stderr}"
+    );
+    // A verifier that tells the states apart by its exit code but runs no test.
+    std::fs::write(
+        out.join(&id).join("tests/test.sh"),
+        "#!/bin/sh\ngrep -q 'def neg' calc/__init__.py || exit 1\nprintf 'Ran 0 tests in 0.000s\\n\\nOK\\n'\n",
+    )
+    .unwrap();
+    let output = skillgate()
+        .args(["tasks", "check"])
+        .arg(&out)
+        .arg("--repo")
+        .arg(&repo.dir)
+        .args(["--backend", "local"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "problem  {id}: the verifier ran no test after solution/solve.sh (0 run, 0 passed, 0 failed)"
+        )),
+        "{stdout}"
+    );
+}
+
 const RUST_CALC: &str = "pub fn double(a: i32) -> i32 {\n    a * 2\n}\n\n\
     #[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn doubles() {\n        assert_eq!(double(2), 4);\n    }\n}\n";
 
