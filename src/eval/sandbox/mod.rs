@@ -7,6 +7,7 @@
 pub mod cgroup;
 pub mod docker;
 pub mod error;
+pub mod init;
 pub mod local;
 pub mod mounts;
 
