@@ -478,6 +478,7 @@ fn run_cell(
             let reason = sandbox.storage_not_enforced(task)?;
             Some(StorageNotEnforced { limit_mb, reason })
         });
+        cell.environment_not_reproduced = sandbox.environment_note(task);
         let done = cell.outcome != Outcome::Error;
         record = Some(cell);
         if done {

@@ -29,6 +29,7 @@ use nix::unistd::Pid;
 
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
+use crate::eval::sandbox::dockerfile::{Placed, Recipe, top};
 use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
 use crate::eval::sandbox::mounts::{Layout, View};
@@ -109,14 +110,17 @@ impl Sandbox for LocalSandbox {
             ),
             None => None,
         };
+        let recipe = environment(task).ok().flatten().unwrap_or_default();
+        let workdir = workdir(task, &recipe);
+        let shown = |t: &str| {
+            top(&workdir).as_deref() == Some(t) || CELL_DIRS.iter().any(|d| top(d).as_deref() == Some(t))
+        };
         let mut session = LocalSession {
             storage,
             root,
-            workdir: task
-                .settings
-                .workdir
-                .clone()
-                .unwrap_or_else(|| WORKSPACE.to_owned()),
+            own_tops: recipe.own_tops(shown),
+            workdir,
+            env: recipe.env.clone(),
             cgroups,
             limits: Limits {
                 cpus: task.config.environment.cpus,
@@ -133,6 +137,19 @@ impl Sandbox for LocalSandbox {
         ] {
             std::fs::create_dir_all(session.root.path().join(dir))
                 .map_err(|e| CellError::new("creating the layout", e))?;
+        }
+        // The image's files first, then the repository over them, as on Docker.
+        for placed in &recipe.files {
+            let dest = session.real(placed.to());
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| CellError::new("creating the environment's folders", e))?;
+            }
+            match placed {
+                Placed::File { from, .. } => std::fs::copy(from, &dest).map(drop),
+                Placed::Text { text, .. } => std::fs::write(&dest, text),
+            }
+            .map_err(|e| CellError::new(&format!("placing {}", placed.to()), e))?;
         }
         session.upload(WORKSPACE, workspace)?;
         Ok(Box::new(session))
@@ -156,6 +173,53 @@ impl Sandbox for LocalSandbox {
                 })
             })
     }
+
+    fn environment_note(&self, task: &Task) -> Option<String> {
+        match environment(task) {
+            Ok(recipe) => recipe.and_then(|r| r.note()),
+            Err(e) => Some(format!(
+                "environment/Dockerfile is not reproduced on the local backend: {e}"
+            )),
+        }
+    }
+}
+
+/// The working directory of a task's cells: the task's `[environment] workdir`, else the
+/// Dockerfile's last `WORKDIR` (not `/`), else `/app`.
+fn workdir(task: &Task, recipe: &Recipe) -> String {
+    task.settings
+        .workdir
+        .clone()
+        .or_else(|| recipe.workdir.clone().filter(|w| w != "/"))
+        .unwrap_or_else(|| WORKSPACE.to_owned())
+}
+
+/// What the local backend makes of the task's `environment/Dockerfile`: files whose place
+/// is neither the workspace, a cell folder nor a top-level folder the host lacks (the cell
+/// shows the host's own folders read-only, so `/usr/local/bin/tool` cannot be placed) are
+/// moved to what is not reproduced.
+fn environment(task: &Task) -> Result<Option<Recipe>, crate::eval::sandbox::dockerfile::DockerfileError> {
+    let Some(mut recipe) = Recipe::read(&task.dir)? else {
+        return Ok(None);
+    };
+    let workdir = workdir(task, &recipe);
+    let cell_tops: Vec<String> = CELL_DIRS.iter().filter_map(|d| top(d)).collect();
+    let (kept, outside): (Vec<Placed>, Vec<Placed>) =
+        recipe.files.into_iter().partition(|p| {
+            let to = p.to();
+            let t = top(to).unwrap_or_default();
+            Path::new(to).starts_with(&workdir)
+                || cell_tops.contains(&t)
+                || (top(&workdir).as_ref() != Some(&t) && !Path::new("/").join(&t).exists())
+        });
+    recipe.files = kept;
+    for placed in outside {
+        recipe.missing.push(format!(
+            "a file for {} (inside the host's own folders)",
+            placed.to()
+        ));
+    }
+    Ok(Some(recipe))
 }
 
 impl LocalSandbox {
@@ -348,6 +412,11 @@ struct LocalSession<'a> {
     root: tempfile::TempDir,
     /// The workspace's sandbox path.
     workdir: String,
+    /// Top-level folders of the cell's own that the environment's files need (`/data`),
+    /// shown at their paths.
+    own_tops: Vec<String>,
+    /// The environment's variables (the Dockerfile's `ENV`), under every command's own.
+    env: Vec<(String, String)>,
     cgroups: &'a Hierarchy,
     limits: Limits,
 }
@@ -376,6 +445,9 @@ impl LocalSession<'_> {
     /// host paths the command names (never over the workspace).
     fn layout(&self, workdir: &str, host_paths: &[PathBuf]) -> Layout {
         let mut binds = vec![(self.workdir.clone(), self.real(&self.workdir))];
+        binds.extend(self.own_tops.iter().map(|t| {
+            (format!("/{t}"), self.root.path().join(t))
+        }));
         binds.extend(CELL_DIRS.iter().map(|d| {
             (
                 (*d).to_owned(),
@@ -468,6 +540,7 @@ impl Session for LocalSession<'_> {
                 .into_iter()
                 .map(|(k, v)| (k.to_owned(), v)),
         );
+        env.extend(self.env.iter().map(|(k, v)| (k.clone(), v.into())));
         env.extend(spec.env.iter().map(|(k, v)| (k.clone(), v.into())));
         let launch = Launch::plan(&spec.argv, &env)
             .map_err(|e| CellError::new(&format!("starting {program}"), e))?;
