@@ -67,7 +67,11 @@ impl Recipe {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        Ok(Some(Self::from_instructions(&parsed.instructions, &text, &context)))
+        Ok(Some(Self::from_instructions(
+            &parsed.instructions,
+            &text,
+            &context,
+        )))
     }
 
     /// The note listing what is not reproduced, when something is not.
@@ -114,7 +118,11 @@ impl Recipe {
         // Global ARGs (before the first FROM) with a default.
         for i in &instructions[..stages.first().copied().unwrap_or(0)] {
             if let Instruction::Arg(a) = i {
-                vars.extend(pairs(&a.arguments.value).into_iter().filter(|(_, v)| !v.is_empty()));
+                vars.extend(
+                    pairs(&a.arguments.value)
+                        .into_iter()
+                        .filter(|(_, v)| !v.is_empty()),
+                );
             }
         }
         let mut workdir = "/".to_owned();
@@ -160,7 +168,15 @@ impl Recipe {
                         ));
                         continue;
                     }
-                    recipe.place(&c.src, &c.dest.value, &workdir, &vars, context, "COPY", false);
+                    recipe.place(
+                        &c.src,
+                        &c.dest.value,
+                        &workdir,
+                        &vars,
+                        context,
+                        "COPY",
+                        false,
+                    );
                 }
                 Instruction::Add(a) => {
                     recipe.place(&a.src, &a.dest.value, &workdir, &vars, context, "ADD", true);
@@ -205,14 +221,14 @@ impl Recipe {
                         continue;
                     }
                     if add && is_archive(&src) {
-                        self.missing.push(format!("ADD {src} (an archive Docker unpacks)"));
+                        self.missing
+                            .push(format!("ADD {src} (an archive Docker unpacks)"));
                         continue;
                     }
                     let matched = matches(context, &src);
                     if matched.is_empty() {
-                        self.missing.push(format!(
-                            "{keyword} {src} (no such file in environment/)"
-                        ));
+                        self.missing
+                            .push(format!("{keyword} {src} (no such file in environment/)"));
                         continue;
                     }
                     let many = into_dir || matched.len() > 1 || has_glob(&src);
@@ -229,7 +245,11 @@ impl Recipe {
                                 .file_name()
                                 .map(|n| n.to_string_lossy().into_owned())
                                 .unwrap_or_default();
-                            let to = if many { join(&dest, &name) } else { dest.clone() };
+                            let to = if many {
+                                join(&dest, &name)
+                            } else {
+                                dest.clone()
+                            };
                             self.files.push(Placed::File { from: path, to });
                         }
                     }
@@ -293,9 +313,11 @@ fn is_remote(src: &str) -> bool {
 }
 
 fn is_archive(src: &str) -> bool {
-    [".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz"]
-        .iter()
-        .any(|s| src.ends_with(s))
+    [
+        ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz",
+    ]
+    .iter()
+    .any(|s| src.ends_with(s))
 }
 
 fn has_glob(src: &str) -> bool {
@@ -368,7 +390,9 @@ fn walkdir(dir: &Path, depth: usize) -> Vec<(PathBuf, bool)> {
         return out;
     };
     for entry in entries.flatten() {
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         let path = entry.path();
         if kind.is_dir() {
             out.push((path.clone(), true));

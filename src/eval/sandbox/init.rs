@@ -292,7 +292,8 @@ impl Report {
 /// The report pipe: a read end for the parent (not blocking: it is read once the writers
 /// have exited) and a write end for the command's first processes; both close on `exec`.
 pub fn report_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC | nix::fcntl::OFlag::O_NONBLOCK)?;
+    let (read, write) =
+        nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC | nix::fcntl::OFlag::O_NONBLOCK)?;
     Ok((read, write))
 }
 
@@ -325,8 +326,7 @@ unsafe fn close_others(keep: RawFd) {
             continue;
         }
         // SAFETY: `close_range` touches no memory.
-        let done =
-            unsafe { libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0u32) };
+        let done = unsafe { libc::syscall(libc::SYS_close_range, first as u32, last as u32, 0u32) };
         if done != 0 {
             for fd in first..=last.min(4096) {
                 // SAFETY: closing a descriptor number, open or not.

@@ -113,7 +113,8 @@ impl Sandbox for LocalSandbox {
         let recipe = environment(task).ok().flatten().unwrap_or_default();
         let workdir = workdir(task, &recipe);
         let shown = |t: &str| {
-            top(&workdir).as_deref() == Some(t) || CELL_DIRS.iter().any(|d| top(d).as_deref() == Some(t))
+            top(&workdir).as_deref() == Some(t)
+                || CELL_DIRS.iter().any(|d| top(d).as_deref() == Some(t))
         };
         let mut session = LocalSession {
             storage,
@@ -198,20 +199,21 @@ fn workdir(task: &Task, recipe: &Recipe) -> String {
 /// is neither the workspace, a cell folder nor a top-level folder the host lacks (the cell
 /// shows the host's own folders read-only, so `/usr/local/bin/tool` cannot be placed) are
 /// moved to what is not reproduced.
-fn environment(task: &Task) -> Result<Option<Recipe>, crate::eval::sandbox::dockerfile::DockerfileError> {
+fn environment(
+    task: &Task,
+) -> Result<Option<Recipe>, crate::eval::sandbox::dockerfile::DockerfileError> {
     let Some(mut recipe) = Recipe::read(&task.dir)? else {
         return Ok(None);
     };
     let workdir = workdir(task, &recipe);
     let cell_tops: Vec<String> = CELL_DIRS.iter().filter_map(|d| top(d)).collect();
-    let (kept, outside): (Vec<Placed>, Vec<Placed>) =
-        recipe.files.into_iter().partition(|p| {
-            let to = p.to();
-            let t = top(to).unwrap_or_default();
-            Path::new(to).starts_with(&workdir)
-                || cell_tops.contains(&t)
-                || (top(&workdir).as_ref() != Some(&t) && !Path::new("/").join(&t).exists())
-        });
+    let (kept, outside): (Vec<Placed>, Vec<Placed>) = recipe.files.into_iter().partition(|p| {
+        let to = p.to();
+        let t = top(to).unwrap_or_default();
+        Path::new(to).starts_with(&workdir)
+            || cell_tops.contains(&t)
+            || (top(&workdir).as_ref() != Some(&t) && !Path::new("/").join(&t).exists())
+    });
     recipe.files = kept;
     for placed in outside {
         recipe.missing.push(format!(
@@ -445,9 +447,11 @@ impl LocalSession<'_> {
     /// host paths the command names (never over the workspace).
     fn layout(&self, workdir: &str, host_paths: &[PathBuf]) -> Layout {
         let mut binds = vec![(self.workdir.clone(), self.real(&self.workdir))];
-        binds.extend(self.own_tops.iter().map(|t| {
-            (format!("/{t}"), self.root.path().join(t))
-        }));
+        binds.extend(
+            self.own_tops
+                .iter()
+                .map(|t| (format!("/{t}"), self.root.path().join(t))),
+        );
         binds.extend(CELL_DIRS.iter().map(|d| {
             (
                 (*d).to_owned(),
@@ -570,9 +574,8 @@ impl Session for LocalSession<'_> {
         let no_network = !spec.network;
         let report = report_write.as_raw_fd();
         unsafe {
-            command.pre_exec(move || {
-                enter(&join, flags, no_network, Some((&view, &launch, report)))
-            })
+            command
+                .pre_exec(move || enter(&join, flags, no_network, Some((&view, &launch, report))))
         };
         let spawned = command.spawn();
         drop(report_write);

@@ -519,10 +519,17 @@ fn a_cell_sees_and_signals_only_its_own_processes() {
     // The command is PID 1's child in a namespace of its own; its /proc lists the cell's
     // processes only (PID 1, the shell, `ls`, `grep`).
     assert_eq!(&lines[..2], ["self 2", "parent 1"], "{out}");
-    let count: usize = lines[2].strip_prefix("processes ").unwrap().parse().unwrap();
+    let count: usize = lines[2]
+        .strip_prefix("processes ")
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(count <= 4, "{out}");
     assert_eq!(&lines[3..], ["unreachable", "started"], "{out}");
-    assert!(host.try_wait().unwrap().is_none(), "the host's process was killed");
+    assert!(
+        host.try_wait().unwrap().is_none(),
+        "the host's process was killed"
+    );
     // What the command left running ended with it.
     assert!(!sleeper_alive(&left), "sleep {left} outlived its command");
     host.kill().unwrap();
@@ -551,5 +558,8 @@ fn a_program_the_cell_cannot_see_is_named_with_the_reason() {
         assert!(error.contains(part), "{part:?} in {error}");
     }
     let error = in_cell(&["no-such-program-anywhere"]).unwrap_err();
-    assert!(error.contains("/usr/bin/no-such-program-anywhere"), "{error}");
+    assert!(
+        error.contains("/usr/bin/no-such-program-anywhere"),
+        "{error}"
+    );
 }
