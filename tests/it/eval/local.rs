@@ -572,3 +572,38 @@ fn a_program_the_cell_cannot_see_is_named_with_the_reason() {
         "{error}"
     );
 }
+
+#[test]
+fn the_environment_files_and_variables_reach_the_cell() {
+    // Shaped like public Harbor tasks: the Dockerfile copies the task's inputs into /app.
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    let env = task.join("environment");
+    std::fs::create_dir_all(env.join("data")).unwrap();
+    std::fs::write(
+        env.join("Dockerfile"),
+        "FROM python:3.12-slim\nWORKDIR /app\nCOPY --chown=1000:1000 problem.json /app/\n\
+         COPY data/*.txt /data/\nENV MODE=fast\nRUN pip install numpy\n",
+    )
+    .unwrap();
+    std::fs::write(env.join("problem.json"), "{\"n\": 3}\n").unwrap();
+    std::fs::write(env.join("data/in.txt"), "input\n").unwrap();
+    let tasks = Task::load_all(&task).unwrap().tasks;
+    let sandbox = LocalSandbox::default();
+    sandbox.prepare(&tasks).unwrap();
+    assert_eq!(
+        sandbox.environment_note(&tasks[0]).as_deref(),
+        Some(
+            "the local backend does not reproduce these environment/Dockerfile steps: \
+             RUN pip install numpy"
+        )
+    );
+    let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
+    let out = run(
+        session.as_mut(),
+        tmp.path(),
+        &["sh", "-c", "pwd; cat problem.json /data/in.txt; echo \"$MODE\""],
+        false,
+    );
+    assert_eq!(out, "/app\n{\"n\": 3}\ninput\nfast\n");
+}
