@@ -201,7 +201,13 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         for note in &check.notes {
             out.push_str(&format!("note     {}: {note}\n", check.task));
         }
-        if check.problems.is_empty() {
+        if check.problems.is_empty() && check.discrimination.is_none() {
+            // Nothing ran: without an oracle the task is not proven, whatever else holds.
+            out.push_str(&format!(
+                "unproven {}: no solution: not proven\n",
+                check.task
+            ));
+        } else if check.problems.is_empty() {
             out.push_str(&format!("ok       {}{shown}\n", check.task));
         } else {
             for problem in &check.problems {
@@ -210,11 +216,15 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         }
     }
     let failed = checks.iter().filter(|c| !c.problems.is_empty()).count();
-    out.push_str(&format!(
-        "{} tasks, {} with problems\n",
-        checks.len(),
-        failed
-    ));
+    let unproven = checks
+        .iter()
+        .filter(|c| c.problems.is_empty() && c.discrimination.is_none())
+        .count();
+    out.push_str(&format!("{} tasks, {} with problems", checks.len(), failed));
+    if unproven > 0 {
+        out.push_str(&format!(", {unproven} not proven (no solution)"));
+    }
+    out.push('\n');
     print(&out)?;
     Ok(if failed == 0 {
         ExitCode::SUCCESS

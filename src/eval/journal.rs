@@ -131,6 +131,10 @@ pub struct CellRecord {
     /// enforcing it, and why; absent when there was no limit or it was enforced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub storage_not_enforced: Option<StorageNotEnforced>,
+    /// What of the task's `environment/Dockerfile` the backend did not reproduce (the
+    /// local backend runs no `RUN` step, for one); absent when it reproduced all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment_not_reproduced: Option<String>,
 }
 
 /// A task's storage limit that a cell ran without (the engine could not enforce it).
@@ -332,6 +336,7 @@ impl CellRecord {
             wall_s: attempts.iter().map(|a| a.wall_s).sum(),
             environment_skills_removed: Vec::new(),
             storage_not_enforced: None,
+            environment_not_reproduced: None,
             attempts,
             skill_sha256: key.skill_sha256,
             task: key.task,

@@ -520,10 +520,25 @@ pub fn check_tasks(
                 problems.push("the verifier fails after solution/solve.sh".into());
             }
         }
+        let environment = sandbox.environment_note(task);
+        if let Some(note) = &environment {
+            // A proof that failed where the environment was not fully reproduced says so.
+            for problem in &mut problems {
+                if problem.starts_with("discrimination proof")
+                    || problem.starts_with("the verifier fails after")
+                {
+                    problem.push_str(&format!(" ({note})"));
+                }
+            }
+        }
         out.push(TaskCheck {
             task: task.id.clone(),
             problems,
-            notes: sandbox.storage_not_enforced(task).into_iter().collect(),
+            notes: sandbox
+                .storage_not_enforced(task)
+                .into_iter()
+                .chain(environment)
+                .collect(),
             discrimination,
         });
     }

@@ -478,6 +478,7 @@ fn run_cell(
             let reason = sandbox.storage_not_enforced(task)?;
             Some(StorageNotEnforced { limit_mb, reason })
         });
+        cell.environment_not_reproduced = sandbox.environment_note(task);
         let done = cell.outcome != Outcome::Error;
         record = Some(cell);
         if done {
@@ -960,6 +961,9 @@ pub fn prove_discrimination(
     let Some(solution_dir) = task.solution_dir() else {
         return Ok(None);
     };
+    if let Some(problem) = &task.settings.solution_env_problem {
+        return Err(CellError(problem.clone()));
+    }
     std::fs::create_dir_all(logs).map_err(|e| CellError::new("creating the log directory", e))?;
     let mut session = sandbox.open(task, repo)?;
     let untouched = verify(session.as_mut(), task, logs, "untouched-verifier", offline)?;

@@ -133,8 +133,12 @@ pub struct TaskSettings {
     pub agent_env: Vec<(String, String)>,
     /// `[verifier.env]`, resolved.
     pub verifier_env: Vec<(String, String)>,
-    /// `[solution.env]`, resolved.
+    /// `[solution.env]`, resolved; read only when the oracle runs (`tasks check`), as
+    /// Harbor reads it, so a host variable it needs is asked for then and only then.
     pub solution_env: Vec<(String, String)>,
+    /// Why `[solution.env]` cannot be resolved (a host variable it needs is unset): the
+    /// oracle cannot run, the agent and verifier can.
+    pub solution_env_problem: Option<String>,
     /// Whether the environment (and so every phase without its own mode) has network.
     pub network: bool,
     /// `[agent] network_mode`, when given.
@@ -249,6 +253,12 @@ pub enum TaskProblem {
         table: &'static str,
         /// The key.
         key: &'static str,
+    },
+    /// A table that would change how the task runs.
+    #[error("[{table}] is not supported (the verifier runs in the agent's environment)")]
+    UnsupportedTable {
+        /// The table.
+        table: &'static str,
     },
     /// A top-level key that would change how the task runs.
     #[error("`{key}` is not supported")]
@@ -623,6 +633,7 @@ fn resolve(
             })
             .collect::<Result<Vec<_>, TaskProblem>>()
     };
+    let solution_env = env("solution.env", &config.solution.env);
     let network = match environment.network_mode.as_deref() {
         Some(mode) => network_mode("environment", mode)?,
         None => environment.allow_internet.unwrap_or(true),
@@ -641,7 +652,8 @@ fn resolve(
         environment_env: env("environment.env", &environment.env)?,
         agent_env: env("agent.env", &config.agent.env)?,
         verifier_env: env("verifier.env", &config.verifier.env)?,
-        solution_env: env("solution.env", &config.solution.env)?,
+        solution_env: solution_env.as_ref().ok().cloned().unwrap_or_default(),
+        solution_env_problem: solution_env.err().map(|p| p.to_string()),
         network,
         agent_network: phase_network("agent", &config.agent)?,
         verifier_network: phase_network("verifier", &config.verifier)?,
@@ -680,7 +692,45 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), TaskProblem
             });
         }
     }
+    // Harbor's `os` is `linux` (its default) or `windows`; a Windows environment cannot run
+    // here.
+    if environment
+        .extra
+        .get("os")
+        .and_then(toml::Value::as_str)
+        .is_some_and(|os| !os.trim().eq_ignore_ascii_case("linux"))
+    {
+        return Err(TaskProblem::UnsupportedKey {
+            table: "environment",
+            key: "os",
+        });
+    }
+    // `environment_mode = "shared"` (Harbor's default, written out) runs the verifier in the
+    // agent's environment, as skillgate does; a separate verifier environment is refused.
+    let separate = |table: &toml::Table| {
+        table
+            .get("environment_mode")
+            .and_then(toml::Value::as_str)
+            .is_some_and(|mode| !matches!(mode.trim(), "" | "shared"))
+    };
+    if separate(&config.verifier.extra) {
+        return Err(TaskProblem::UnsupportedKey {
+            table: "verifier",
+            key: "environment_mode",
+        });
+    }
+    if asks(&config.verifier.extra, "environment") {
+        return Err(TaskProblem::UnsupportedTable {
+            table: "verifier.environment",
+        });
+    }
     for key in ["collect", "environment_mode", "artifacts"] {
+        if key == "environment_mode" {
+            if separate(&config.extra) {
+                return Err(TaskProblem::UnsupportedTopKey { key });
+            }
+            continue;
+        }
         if asks(&config.verifier.extra, key) {
             return Err(TaskProblem::UnsupportedKey {
                 table: "verifier",
@@ -996,11 +1046,31 @@ mod tests {
                 "[environment]\nworkdir = \"app\"\n",
                 "[environment] workdir",
             ),
+            ("[environment]\nos = \"windows\"\n", "[environment] os"),
+            (
+                "[verifier.environment]\ndocker_image = \"python:3.12\"\n",
+                "[verifier.environment]",
+            ),
         ] {
             let reason = settings(toml).unwrap_err();
             assert!(reason.contains(expected), "{toml}: {reason}");
             assert!(!reason.contains('\n'), "{reason}");
         }
+    }
+
+    /// Fields Harbor reads one way and skillgate runs the same way: the verifier in the
+    /// agent's environment (`environment_mode = "shared"`), Linux, and `[solution.env]`
+    /// read only when the oracle runs.
+    #[test]
+    fn harbor_defaults_written_out_are_accepted() {
+        let harbor = "[verifier]\nenvironment_mode = \"shared\"\n[environment]\nos = \"linux\"\n\
+                      [solution.env]\nKEY = \"${NOT_SET_ANYWHERE_EITHER}\"\n";
+        let s = settings(harbor).unwrap();
+        assert!(
+            s.solution_env_problem
+                .unwrap()
+                .contains("[solution.env] KEY needs the host variable NOT_SET_ANYWHERE_EITHER")
+        );
     }
 
     /// Harbor's task template writes the fields it does not use as empty values; a task

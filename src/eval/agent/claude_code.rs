@@ -3,11 +3,12 @@
 //! The totals are the CLI's own: the final `result` event's `modelUsage`, summed over the
 //! models (sub-agents and background models appear only there), or its `usage` when it has
 //! no `modelUsage`. The usage on `assistant` lines is a snapshot taken while the message
-//! streams (often a few output tokens), so it is used only when the stream has no `result`,
-//! kept once per message id (the last snapshot wins). A `result` with `is_error: true`
-//! (maximum turns, an unknown model, an execution error) is a failure of the run.
+//! streams (often a few output tokens), so a stream that ends without a `result` (the CLI
+//! was killed or crashed) is an error, never scored from those partial counts. A `result`
+//! with `is_error: true` (maximum turns, an unknown model, an execution error) is a failure
+//! of the run.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
@@ -34,7 +35,6 @@ pub fn argv(inv: &Invocation) -> Vec<String> {
 struct Event {
     #[serde(rename = "type")]
     kind: String,
-    message: Option<Message>,
 }
 
 /// The fields of a `result` event that skillgate reads.
@@ -49,12 +49,6 @@ struct ResultFields {
     model_usage: BTreeMap<String, ResultModelUsage>,
     result: Option<serde_json::Value>,
     errors: Option<serde_json::Value>,
-}
-
-#[derive(Deserialize)]
-struct Message {
-    id: Option<String>,
-    usage: Option<MessageUsage>,
 }
 
 #[derive(Deserialize, Clone, Copy, Default)]
@@ -135,29 +129,19 @@ struct ResultModelUsage {
 }
 
 /// Reads the run's totals and failure from its stream; lines that are not JSON are skipped.
-/// A stream with neither a `result` nor an `assistant` event is an error: reporting zero
-/// tokens for it would be a silent lie.
+/// A stream without a `result` event is an error: its per-message counts are snapshots
+/// taken while messages streamed, not the run's totals.
 pub fn report(stdout: &[u8]) -> Result<AgentReport, String> {
-    let mut per_message: HashMap<String, MessageUsage> = HashMap::new();
-    let mut anonymous = Vec::new();
     let mut result = None;
     let mut assistant_lines = 0;
     for line in stdout.split(|&b| b == b'\n') {
         let Ok(event) = serde_json::from_slice::<Event>(line) else {
             continue;
         };
-        if event.kind == "assistant" {
-            assistant_lines += 1;
-        }
-        match (event.kind.as_str(), event.message) {
-            ("assistant", Some(Message { id, usage: Some(u) })) => match id {
-                Some(id) => {
-                    per_message.insert(id, u);
-                }
-                None => anonymous.push(u),
-            },
+        match event.kind.as_str() {
+            "assistant" => assistant_lines += 1,
             // The last result wins: a resumed session prints one per run.
-            ("result", _) => {
+            "result" => {
                 if let Ok(fields) = serde_json::from_slice::<ResultFields>(line) {
                     result = Some(fields);
                 }
@@ -171,13 +155,9 @@ pub fn report(stdout: &[u8]) -> Result<AgentReport, String> {
             "no stream-json event with usage in the output: is this `claude -p --output-format stream-json --verbose`?"
                 .to_owned(),
         ),
-        None => {
-            let mut total = Usage::default();
-            for u in per_message.values().chain(&anonymous) {
-                add(&mut total, u);
-            }
-            Ok(AgentReport::ok(total))
-        }
+        None => Err(format!(
+            "stream ended without a result ({assistant_lines} assistant events): the CLI stopped before reporting its totals"
+        )),
     }
 }
 
@@ -272,26 +252,18 @@ mod tests {
     }
 
     #[test]
-    fn without_a_result_snapshots_are_counted_once_per_message() {
+    fn a_stream_without_a_result_is_an_error_not_partial_counts() {
         let stream = br#"{"type":"system","subtype":"init","session_id":"s"}
-{"type":"assistant","message":{"id":"msg_1","usage":{"input_tokens":100,"output_tokens":1,"cache_read_input_tokens":50,"cache_creation_input_tokens":7}}}
-{"type":"assistant","message":{"id":"msg_1","usage":{"input_tokens":100,"output_tokens":20,"cache_read_input_tokens":50,"cache_creation_input_tokens":7}}}
+{"type":"assistant","message":{"id":"msg_1","usage":{"input_tokens":100,"output_tokens":1}}}
 {"type":"user","message":{"content":[]}}
 {"type":"assistant","message":{"id":"msg_2","usage":{"input_tokens":30,"output_tokens":5}}}
 not json at all
 "#;
-        let r = report(stream).unwrap();
-        let u = r.usage;
-        assert_eq!(
-            (
-                u.input_tokens,
-                u.output_tokens,
-                u.cache_read_tokens,
-                u.cache_write_tokens
-            ),
-            (130, 25, 50, 7)
+        let error = report(stream).unwrap_err();
+        assert!(
+            error.starts_with("stream ended without a result (2 assistant events)"),
+            "{error}"
         );
-        assert_eq!((u.cost_usd, r.failure), (None, None));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::RawFd;
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -29,7 +29,9 @@ use nix::unistd::Pid;
 
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
+use crate::eval::sandbox::dockerfile::{Placed, Recipe, top};
 use crate::eval::sandbox::error::{CgroupError, SandboxError};
+use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
 use crate::eval::sandbox::mounts::{Layout, View};
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::Task;
@@ -108,14 +110,18 @@ impl Sandbox for LocalSandbox {
             ),
             None => None,
         };
+        let recipe = environment(task).ok().flatten().unwrap_or_default();
+        let workdir = workdir(task, &recipe);
+        let shown = |t: &str| {
+            top(&workdir).as_deref() == Some(t)
+                || CELL_DIRS.iter().any(|d| top(d).as_deref() == Some(t))
+        };
         let mut session = LocalSession {
             storage,
             root,
-            workdir: task
-                .settings
-                .workdir
-                .clone()
-                .unwrap_or_else(|| WORKSPACE.to_owned()),
+            own_tops: recipe.own_tops(shown),
+            workdir,
+            env: recipe.env.clone(),
             cgroups,
             limits: Limits {
                 cpus: task.config.environment.cpus,
@@ -132,6 +138,19 @@ impl Sandbox for LocalSandbox {
         ] {
             std::fs::create_dir_all(session.root.path().join(dir))
                 .map_err(|e| CellError::new("creating the layout", e))?;
+        }
+        // The image's files first, then the repository over them, as on Docker.
+        for placed in &recipe.files {
+            let dest = session.real(placed.to());
+            if let Some(parent) = dest.parent() {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| CellError::new("creating the environment's folders", e))?;
+            }
+            match placed {
+                Placed::File { from, .. } => std::fs::copy(from, &dest).map(drop),
+                Placed::Text { text, .. } => std::fs::write(&dest, text),
+            }
+            .map_err(|e| CellError::new(&format!("placing {}", placed.to()), e))?;
         }
         session.upload(WORKSPACE, workspace)?;
         Ok(Box::new(session))
@@ -155,6 +174,54 @@ impl Sandbox for LocalSandbox {
                 })
             })
     }
+
+    fn environment_note(&self, task: &Task) -> Option<String> {
+        match environment(task) {
+            Ok(recipe) => recipe.and_then(|r| r.note()),
+            Err(e) => Some(format!(
+                "environment/Dockerfile is not reproduced on the local backend: {e}"
+            )),
+        }
+    }
+}
+
+/// The working directory of a task's cells: the task's `[environment] workdir`, else the
+/// Dockerfile's last `WORKDIR` (not `/`), else `/app`.
+fn workdir(task: &Task, recipe: &Recipe) -> String {
+    task.settings
+        .workdir
+        .clone()
+        .or_else(|| recipe.workdir.clone().filter(|w| w != "/"))
+        .unwrap_or_else(|| WORKSPACE.to_owned())
+}
+
+/// What the local backend makes of the task's `environment/Dockerfile`: files whose place
+/// is neither the workspace, a cell folder nor a top-level folder the host lacks (the cell
+/// shows the host's own folders read-only, so `/usr/local/bin/tool` cannot be placed) are
+/// moved to what is not reproduced.
+fn environment(
+    task: &Task,
+) -> Result<Option<Recipe>, crate::eval::sandbox::dockerfile::DockerfileError> {
+    let Some(mut recipe) = Recipe::read(&task.dir)? else {
+        return Ok(None);
+    };
+    let workdir = workdir(task, &recipe);
+    let cell_tops: Vec<String> = CELL_DIRS.iter().filter_map(|d| top(d)).collect();
+    let (kept, outside): (Vec<Placed>, Vec<Placed>) = recipe.files.into_iter().partition(|p| {
+        let to = p.to();
+        let t = top(to).unwrap_or_default();
+        Path::new(to).starts_with(&workdir)
+            || cell_tops.contains(&t)
+            || (top(&workdir).as_ref() != Some(&t) && !Path::new("/").join(&t).exists())
+    });
+    recipe.files = kept;
+    for placed in outside {
+        recipe.missing.push(format!(
+            "a file for {} (inside the host's own folders)",
+            placed.to()
+        ));
+    }
+    Ok(Some(recipe))
 }
 
 impl LocalSandbox {
@@ -204,11 +271,11 @@ fn probe_network_isolation() -> Result<(), EvalError> {
     }
 }
 
-/// A new mount namespace, a new network namespace when the command may not use the
+/// A new mount and PID namespace, a new network namespace when the command may not use the
 /// network, and a new user namespace too when not root, which lets an ordinary user make
 /// the others.
 fn namespace_flags(no_network: bool) -> CloneFlags {
-    let mut flags = CloneFlags::CLONE_NEWNS;
+    let mut flags = CloneFlags::CLONE_NEWNS | CloneFlags::CLONE_NEWPID;
     if no_network {
         flags |= CloneFlags::CLONE_NEWNET;
     }
@@ -220,13 +287,17 @@ fn namespace_flags(no_network: bool) -> CloneFlags {
 }
 
 /// Runs in the child between fork and exec, so it makes system calls only: joins the
-/// control group through the parent's open `cgroup.procs` files, leaves the host's mounts
-/// (and network), and enters the cell's view.
+/// control group through the parent's open `cgroup.procs` files and leaves the host's
+/// mounts (and network, and processes: see [`init`]). With a view and a launch, the child
+/// becomes the waiting parent of the cell's PID namespace and never returns; without (the
+/// probe), it enters its own namespaces and execs as it is.
+///
+/// [`init`]: crate::eval::sandbox::init
 fn enter(
     cgroup_procs: &[RawFd],
     flags: CloneFlags,
     no_network: bool,
-    view: Option<&View>,
+    cell: Option<(&View, &Launch, RawFd)>,
 ) -> io::Result<()> {
     for &fd in cgroup_procs {
         // SAFETY: `fd` stays open in the parent until the child has exec'd or failed to.
@@ -235,11 +306,15 @@ fn enter(
         }
     }
     nix::sched::unshare(flags)?;
+    if let Some((view, _, _)) = cell {
+        view.map_user()?;
+    }
     if no_network {
         loopback_up()?;
     }
-    if let Some(view) = view {
-        view.enter()?;
+    if let Some((view, launch, report)) = cell {
+        // SAFETY: system calls only, as here.
+        unsafe { launch.run(view, report) };
     }
     Ok(())
 }
@@ -339,6 +414,11 @@ struct LocalSession<'a> {
     root: tempfile::TempDir,
     /// The workspace's sandbox path.
     workdir: String,
+    /// Top-level folders of the cell's own that the environment's files need (`/data`),
+    /// shown at their paths.
+    own_tops: Vec<String>,
+    /// The environment's variables (the Dockerfile's `ENV`), under every command's own.
+    env: Vec<(String, String)>,
     cgroups: &'a Hierarchy,
     limits: Limits,
 }
@@ -367,6 +447,11 @@ impl LocalSession<'_> {
     /// host paths the command names (never over the workspace).
     fn layout(&self, workdir: &str, host_paths: &[PathBuf]) -> Layout {
         let mut binds = vec![(self.workdir.clone(), self.real(&self.workdir))];
+        binds.extend(
+            self.own_tops
+                .iter()
+                .map(|t| (format!("/{t}"), self.root.path().join(t))),
+        );
         binds.extend(CELL_DIRS.iter().map(|d| {
             (
                 (*d).to_owned(),
@@ -441,10 +526,31 @@ impl Session for LocalSession<'_> {
                 .map_err(|e| CellError::new(&format!("creating {}", host.display()), e))?;
         }
         let view = View::plan(&layout).map_err(|e| CellError::new("planning the mounts", e))?;
-        let (program, args) = spec
+        let program = spec
             .argv
-            .split_first()
+            .first()
             .ok_or_else(|| CellError("empty command".into()))?;
+        let mut env: Vec<(String, std::ffi::OsString)> = vec![
+            (
+                "PATH".into(),
+                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
+            ),
+            ("HOME".into(), HOME.into()),
+            ("TMPDIR".into(), "/tmp".into()),
+            ("LOGS_DIR".into(), "/logs".into()),
+        ];
+        env.extend(
+            toolchain_homes()
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v)),
+        );
+        env.extend(self.env.iter().map(|(k, v)| (k.clone(), v.into())));
+        env.extend(spec.env.iter().map(|(k, v)| (k.clone(), v.into())));
+        let launch = Launch::plan(&spec.argv, &env)
+            .map_err(|e| CellError::new(&format!("starting {program}"), e))?;
+        let places = launch.places();
+        let (report_read, report_write) =
+            report_pipe().map_err(|e| CellError::new("making the report pipe", e))?;
         let stdout =
             File::create(&spec.stdout).map_err(|e| CellError::new("creating the log", e))?;
         let stderr =
@@ -453,30 +559,27 @@ impl Session for LocalSession<'_> {
             .map_err(|e| CellError::new("creating the command's control group", e))?;
         let join = group.join_fds();
         let flags = namespace_flags(!spec.network);
+        // The program is looked up and started inside the cell (see `init`); `Command` only
+        // forks the process that leaves the host's namespaces.
         let mut command = Command::new(program);
         command
-            .args(args)
             .env_clear()
-            .env(
-                "PATH",
-                std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into()),
-            )
-            .env("HOME", HOME)
-            .env("TMPDIR", "/tmp")
-            .env("LOGS_DIR", "/logs")
-            .envs(toolchain_homes())
-            .envs(spec.env.iter().map(|(k, v)| (k, v)))
             .stdin(Stdio::null())
             .stdout(stdout)
             .stderr(stderr)
             .process_group(0);
-        // SAFETY: the hook makes only system calls (see `enter`), on descriptors `group`
-        // keeps open until after the child has been waited for, and on the view's strings.
+        // SAFETY: the hook makes only system calls (see `enter` and `init`), on descriptors
+        // `group` and this function keep open until after the child has been waited for,
+        // and on the view's and launch's strings.
         let no_network = !spec.network;
-        unsafe { command.pre_exec(move || enter(&join, flags, no_network, Some(&view))) };
-        let mut child = command
-            .spawn()
-            .map_err(|e| CellError::new(&format!("starting {program}"), e))?;
+        let report = report_write.as_raw_fd();
+        unsafe {
+            command
+                .pre_exec(move || enter(&join, flags, no_network, Some((&view, &launch, report))))
+        };
+        let spawned = command.spawn();
+        drop(report_write);
+        let mut child = spawned.map_err(|e| CellError::new(&format!("starting {program}"), e))?;
         let pgid = Pid::from_raw(child.id() as i32);
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -509,8 +612,17 @@ impl Session for LocalSession<'_> {
         let oom_killed = group.oom_kills() > 0;
         drop(group);
         let status = status.map_err(|e| CellError::new("waiting", e))?;
+        let report = Report::read(&report_read);
+        if let Some(failure) = report.failure {
+            return Err(not_started(program, &places, failure));
+        }
+        let exit = match report.status {
+            Some(raw) if libc::WIFEXITED(raw) => Some(libc::WEXITSTATUS(raw)),
+            Some(_) => None,
+            None => status.code(),
+        };
         Ok(ExecResult {
-            exit: status.code(),
+            exit,
             timed_out,
             oom_killed,
             storage_full: self.storage.as_ref().is_some_and(Storage::full),
@@ -541,5 +653,27 @@ impl Session for LocalSession<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The error for a command that never ran inside its cell.
+fn not_started(program: &str, places: &[String], failure: Failure) -> CellError {
+    let os = |errno: i32| io::Error::from_raw_os_error(errno);
+    match failure {
+        Failure::View(e) => CellError::new("building the cell's file-system view", os(e)),
+        Failure::Fork(e) => CellError::new("starting the cell's first process", os(e)),
+        Failure::Exec(e, index) => {
+            let looked = if e == libc::ENOENT || e == libc::ENOTDIR {
+                format!("looked up at {}", places.join(", "))
+            } else {
+                format!("at {}", places.get(index).map_or("?", String::as_str))
+            };
+            CellError(format!(
+                "starting {program} inside the cell: {} ({looked}); the cell has its own /tmp, \
+                 so a program or virtualenv under the host's /tmp is not visible in it: install \
+                 it elsewhere or name a program the cell can see with --agent-cmd",
+                os(e)
+            ))
+        }
     }
 }

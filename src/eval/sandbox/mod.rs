@@ -6,7 +6,9 @@
 
 pub mod cgroup;
 pub mod docker;
+pub mod dockerfile;
 pub mod error;
+pub mod init;
 pub mod local;
 pub mod mounts;
 
@@ -105,6 +107,12 @@ pub trait Sandbox: Send + Sync {
     /// Why this backend runs `task` without enforcing its `[environment] storage` (one
     /// line), when it does; the cells record it and the report says so.
     fn storage_not_enforced(&self, _task: &Task) -> Option<String> {
+        None
+    }
+
+    /// What of the task's `environment/Dockerfile` this backend does not reproduce (one
+    /// line), when something is not; the cells record it and `tasks check` says it.
+    fn environment_note(&self, _task: &Task) -> Option<String> {
         None
     }
 

@@ -1,6 +1,7 @@
 //! The file-system view of a `local` command: a mount namespace of its own whose root is a
 //! fresh tmpfs holding the host's top-level folders (bound in read-only, so the host's
-//! programs stay visible and unchanged; `/dev`, `/proc` and `/sys` as they are) and the
+//! programs stay visible and unchanged; `/dev` and `/sys` as they are, and a `/proc` of the
+//! cell's own PID namespace, so it lists the cell's processes only) and the
 //! cell's own folders bound at the paths tasks use (`/app` or the task's workdir, `/tests`,
 //! `/logs`, `/solution`, `/skillgate`, `/tmp`). A task that writes
 //! `/logs/verifier/reward.txt` or `/app/out.txt` writes into its cell, never onto the host.
@@ -18,7 +19,9 @@ use nix::libc;
 /// Top-level host folders the cell's own replace, whatever the layout says.
 const REPLACED: [&str; 5] = ["tests", "logs", "solution", "skillgate", "tmp"];
 /// Top-level host folders bound as they are: the kernel's, which commands write to.
-const KERNEL: [&str; 3] = ["dev", "proc", "sys"];
+const KERNEL: [&str; 2] = ["dev", "sys"];
+/// Where the cell's own `/proc` is mounted.
+const PROC: &str = "proc";
 /// `mount_setattr`'s flag for a read-only mount, and the flag applying it to submounts.
 const MOUNT_ATTR_RDONLY: u64 = 0x1;
 const AT_RECURSIVE: libc::c_int = 0x8000;
@@ -36,6 +39,8 @@ enum Step {
     Link { target: CString, at: CString },
     /// Makes the mount at the path (and those below it) read-only.
     ReadOnly(CString),
+    /// A new `proc` file system, showing the PID namespace of the process mounting it.
+    Proc(CString),
 }
 
 /// The planned view of one command.
@@ -92,7 +97,10 @@ impl View {
             let host = Path::new("/").join(&name);
             let inside = root.join(&name);
             let kind = entry.file_type()?;
-            if kind.is_symlink() {
+            if text == PROC {
+                steps.push(Step::Dir(c(&inside)?));
+                steps.push(Step::Proc(c(&inside)?));
+            } else if kind.is_symlink() {
                 steps.push(Step::Link {
                     target: c(&std::fs::read_link(&host)?)?,
                     at: c(&inside)?,
@@ -168,14 +176,22 @@ impl View {
         })
     }
 
-    /// Runs in the child between `fork` and `exec`, after `unshare(CLONE_NEWNS…)`: maps the
-    /// user (not root), makes every mount private, builds the view and enters it.
-    pub fn enter(&self) -> io::Result<()> {
+    /// Runs in the child between `fork` and `exec`, right after `unshare(CLONE_NEWUSER…)`:
+    /// maps the user (not root) to root in the new user namespace, so that the namespace's
+    /// processes may mount. Nothing to do as root.
+    pub fn map_user(&self) -> io::Result<()> {
         if let Some((uid_map, gid_map)) = &self.user_maps {
             write_file(c"/proc/self/setgroups", c"deny")?;
             write_file(c"/proc/self/uid_map", uid_map)?;
             write_file(c"/proc/self/gid_map", gid_map)?;
         }
+        Ok(())
+    }
+
+    /// Runs in the cell's first process (PID 1 of its PID namespace), between `fork` and
+    /// `exec`, after [`View::map_user`]: makes every mount private, builds the view (its
+    /// `/proc` showing this PID namespace) and enters it.
+    pub fn enter(&self) -> io::Result<()> {
         // SAFETY: system calls on NUL-terminated strings this view owns.
         unsafe {
             check(libc::mount(
@@ -224,6 +240,13 @@ impl View {
                         check(libc::symlink(target.as_ptr(), at.as_ptr()))?;
                     }
                     Step::ReadOnly(path) => read_only(path)?,
+                    Step::Proc(path) => check(libc::mount(
+                        c"proc".as_ptr(),
+                        path.as_ptr(),
+                        c"proc".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                        std::ptr::null(),
+                    ))?,
                 }
             }
             check(libc::chdir(self.root.as_ptr()))?;

@@ -43,16 +43,31 @@ fn inject() {
 #[test]
 fn timeout_kills_the_process_group() {
     let tmp = scratch();
-    let pid = scenarios::timeout(Backend::Local, &tmp.path().join("run"), tmp.path());
+    let sleeper = scenarios::timeout(Backend::Local, &tmp.path().join("run"), tmp.path());
     // SIGKILL is delivered asynchronously and the orphan is reaped by init: allow a moment.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
-    while alive(pid) {
+    while sleeper_alive(&sleeper) {
         assert!(
             std::time::Instant::now() < deadline,
-            "background process {pid} survived"
+            "background process sleep {sleeper} survived"
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// Whether a host process runs `sleep DURATION` (the agent fixture's background sleeper,
+/// whose process id inside its cell means nothing on the host).
+fn sleeper_alive(duration: &str) -> bool {
+    let wanted = format!("sleep\0{duration}\0");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .any(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|c| c.ends_with(wanted.as_bytes()))
+                && alive(pid)
+        })
 }
 
 /// Whether a process exists and is not a zombie.
@@ -197,12 +212,12 @@ fn ctrl_c_kills_the_agents_and_removes_their_groups_and_roots() {
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     let sleepers = loop {
-        let pids: Vec<u32> = agent_logs(&out)
+        let pids: Vec<String> = agent_logs(&out)
             .iter()
             .filter_map(|(_, log)| {
                 log.lines()
                     .find_map(|l| l.strip_prefix("sleeper: "))
-                    .and_then(|p| p.trim().parse().ok())
+                    .map(|p| p.trim().to_owned())
             })
             .collect();
         if pids.len() == 2 {
@@ -211,14 +226,20 @@ fn ctrl_c_kills_the_agents_and_removes_their_groups_and_roots() {
         assert!(Instant::now() < deadline, "the agents did not start");
         std::thread::sleep(Duration::from_millis(20));
     };
+    for sleeper in &sleepers {
+        assert!(sleeper_alive(sleeper), "sleep {sleeper} is not running");
+    }
     let status = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     assert_eq!(child.wait().unwrap().code(), Some(130));
-    for pid in sleepers {
-        assert!(!alive(pid), "background process {pid} survived");
+    for sleeper in sleepers {
+        assert!(
+            !sleeper_alive(&sleeper),
+            "background process sleep {sleeper} survived"
+        );
     }
     let left: Vec<_> = std::fs::read_dir(&temp).unwrap().flatten().collect();
     assert!(left.is_empty(), "temporary roots left: {left:?}");
@@ -299,7 +320,16 @@ fn host_task_paths() -> Vec<(String, Vec<String>)> {
 #[test]
 fn harbor_tasks_check_touches_no_host_path() {
     let before = host_task_paths();
-    let stderr = scenarios::harbor_tasks_check("local", &fixture("harbor-tasks"), &[], None, None);
+    let stderr = scenarios::harbor_tasks_check(
+        "local",
+        &fixture("harbor-tasks"),
+        &[],
+        None,
+        Some(
+            "the local backend does not reproduce these environment/Dockerfile steps: \
+             RUN mkdir -p /app/reports /logs/verifier",
+        ),
+    );
     assert!(!stderr.contains("storage"), "{stderr}");
     assert_eq!(host_task_paths(), before, "a task wrote on the host");
 }
@@ -450,4 +480,130 @@ fn named_host_paths_are_words_or_option_values_that_exist() {
         Vec::<std::path::PathBuf>::new(),
         "the first word is uploaded, not bound"
     );
+}
+
+/// Runs `argv` in a fresh cell of the `remove-command` task and returns the error or output.
+fn in_cell(argv: &[&str]) -> Result<String, String> {
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    let tasks = Task::load_all(&task).unwrap().tasks;
+    let sandbox = LocalSandbox::default();
+    sandbox.prepare(&tasks).unwrap();
+    let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
+    let spec = ExecSpec {
+        argv: argv.iter().map(|a| (*a).to_owned()).collect(),
+        env: Vec::new(),
+        workdir: session.workdir(),
+        timeout: Duration::from_secs(30),
+        network: false,
+        stdout: tmp.path().join("stdout"),
+        stderr: tmp.path().join("stderr"),
+        fresh_dirs: Vec::new(),
+        user: None,
+        host_paths: Vec::new(),
+    };
+    let ran = session.exec(&spec).map_err(|e| e.to_string())?;
+    let out = std::fs::read_to_string(tmp.path().join("stdout")).unwrap();
+    assert_eq!(ran.exit, Some(0), "{out}");
+    Ok(out)
+}
+
+#[test]
+fn a_cell_sees_and_signals_only_its_own_processes() {
+    // A host process a task script would kill by name (`pkill -f`) or by number.
+    let mut host = std::process::Command::new("sleep")
+        .arg(format!("301.{}", std::process::id()))
+        .spawn()
+        .unwrap();
+    let left = format!("302.{}", std::process::id());
+    let script = format!(
+        "echo \"self $$\"; echo \"parent $PPID\"; echo \"processes $(ls /proc | grep -c '^[0-9]')\"; \
+         s=301; pkill -f \"sleep $s.{me}\"; kill -0 {host} 2>/dev/null && echo reached || echo unreachable; \
+         sleep {left} & echo started",
+        host = host.id(),
+        me = std::process::id()
+    );
+    let out = in_cell(&["sh", "-c", &script]).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    // The command is PID 1's child in a namespace of its own; its /proc lists the cell's
+    // processes only (PID 1, the shell, `ls`, `grep`).
+    assert_eq!(&lines[..2], ["self 2", "parent 1"], "{out}");
+    let count: usize = lines[2]
+        .strip_prefix("processes ")
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(count <= 4, "{out}");
+    assert_eq!(&lines[3..], ["unreachable", "started"], "{out}");
+    assert!(
+        host.try_wait().unwrap().is_none(),
+        "the host's process was killed"
+    );
+    // What the command left running ended with it.
+    assert!(!sleeper_alive(&left), "sleep {left} outlived its command");
+    host.kill().unwrap();
+    host.wait().unwrap();
+}
+
+#[test]
+fn a_program_the_cell_cannot_see_is_named_with_the_reason() {
+    // A program under the host's /tmp (a virtualenv there): the cell has its own /tmp.
+    let host_tmp = tempfile::Builder::new()
+        .prefix("venv-")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let program = host_tmp.path().join("bin/claude");
+    std::fs::create_dir_all(program.parent().unwrap()).unwrap();
+    std::fs::write(&program, "#!/bin/sh\necho hi\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let error = in_cell(&[program.to_str().unwrap()]).unwrap_err();
+    for part in [
+        program.to_str().unwrap(),
+        "No such file or directory",
+        "the cell has its own /tmp",
+        "--agent-cmd",
+    ] {
+        assert!(error.contains(part), "{part:?} in {error}");
+    }
+    let error = in_cell(&["no-such-program-anywhere"]).unwrap_err();
+    assert!(
+        error.contains("/usr/bin/no-such-program-anywhere"),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_environment_files_and_variables_reach_the_cell() {
+    // Shaped like public Harbor tasks: the Dockerfile copies the task's inputs into /app.
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    let env = task.join("environment");
+    std::fs::create_dir_all(env.join("data")).unwrap();
+    std::fs::write(
+        env.join("Dockerfile"),
+        "FROM python:3.12-slim\nWORKDIR /app\nCOPY --chown=1000:1000 problem.json /app/\n\
+         COPY data/*.txt /data/\nENV MODE=fast\nRUN pip install numpy\n",
+    )
+    .unwrap();
+    std::fs::write(env.join("problem.json"), "{\"n\": 3}\n").unwrap();
+    std::fs::write(env.join("data/in.txt"), "input\n").unwrap();
+    let tasks = Task::load_all(&task).unwrap().tasks;
+    let sandbox = LocalSandbox::default();
+    sandbox.prepare(&tasks).unwrap();
+    assert_eq!(
+        sandbox.environment_note(&tasks[0]).as_deref(),
+        Some(
+            "the local backend does not reproduce these environment/Dockerfile steps: \
+             RUN pip install numpy"
+        )
+    );
+    let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
+    let out = run(
+        session.as_mut(),
+        tmp.path(),
+        &["sh", "-c", "pwd; cat problem.json /data/in.txt; echo \"$MODE\""],
+        false,
+    );
+    assert_eq!(out, "/app\n{\"n\": 3}\ninput\nfast\n");
 }

@@ -191,7 +191,9 @@ pub fn inject(backend: Backend, out: &Path) {
 
 /// A hanging agent is killed at its time limit, with everything it started.
 /// Returns the pid of the background process it left, read from its log.
-pub fn timeout(backend: Backend, out: &Path, scratch: &Path) -> u32 {
+/// Returns the duration the agent's background sleeper was started with (which finds it
+/// among the host's processes).
+pub fn timeout(backend: Backend, out: &Path, scratch: &Path) -> String {
     let mut o = options(backend, out, "sleep");
     o.tasks = task_copy(scratch, "remove-command", 1.0);
     o.conditions = vec![Condition::C0];
@@ -216,8 +218,8 @@ pub fn timeout(backend: Backend, out: &Path, scratch: &Path) -> u32 {
         .1
         .lines()
         .find_map(|l| l.strip_prefix("sleeper: "))
-        .expect("sleeper pid logged");
-    pid.trim().parse().unwrap()
+        .expect("sleeper logged");
+    pid.trim().to_owned()
 }
 
 /// A crashing agent is an error, retried, never a fail.
