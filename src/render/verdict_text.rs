@@ -307,11 +307,16 @@ pub(crate) fn decision_word(decision: Decision) -> &'static str {
     }
 }
 
-/// `no-benefit (MDE 7.1 pts at 80% power)`, when there was an evaluation.
+/// `no-benefit (MDE 7.1 pts at 80% power)`, or `inconclusive (no MDE: …)` when the design
+/// cannot estimate one, when there was an evaluation.
 pub(crate) fn evidence_line(verdict: &Verdict) -> Option<String> {
     let word = evidence_word(verdict.evidence?);
     Some(match verdict.mde_points {
-        Some(mde) => format!("{word} (MDE {mde:.1} pts at 80% power)"),
+        Some(Some(mde)) => format!("{word} (MDE {mde:.1} pts at 80% power)"),
+        Some(None) => match verdict.undefined.get("mde_points") {
+            Some(why) => format!("{word} (no MDE: {why})"),
+            None => format!("{word} (no MDE)"),
+        },
         None => word.to_owned(),
     })
 }
