@@ -6,6 +6,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub mod panel;
+
+pub use panel::{ModelVerdict, Panel, PanelVerdict, TransferRow, decide_panel};
+
 use crate::eval::condition::Condition;
 use crate::finding::{Finding, Severity};
 use crate::stats::sequential::{self, SequentialError, SequentialPlan, Settlement, Step};
@@ -30,6 +34,8 @@ pub struct VerdictPolicy {
     /// Fewer paired tasks than this make the evidence `inconclusive` whatever the interval
     /// says: a percentile bootstrap over a handful of tasks covers poorly.
     pub min_tasks: u32,
+    /// How the verdicts of a run over several models become decisions.
+    pub panel: Panel,
 }
 
 /// Default of `worthwhile-gain-points`.
@@ -45,6 +51,7 @@ impl Default for VerdictPolicy {
             strict_content: false,
             worthwhile_gain_points: DEFAULT_WORTHWHILE_GAIN_POINTS,
             min_tasks: DEFAULT_MIN_TASKS,
+            panel: Panel::PerModel,
         }
     }
 }
@@ -138,6 +145,20 @@ pub struct Verdict {
     pub decision: Decision,
     /// Static or eval.
     pub basis: Basis,
+    /// The model the evaluation measured (empty when the agent chose); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub model: Option<String>,
+    /// The agent the evaluation ran; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agent: Option<String>,
+    /// The agent's version as the run recorded it: absent without an evaluation, `null`
+    /// when the run did not record it.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "present_or_null"
+    )]
+    pub agent_version: Option<Option<String>>,
     /// What the evaluation shows; absent without one.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub evidence: Option<Evidence>,
@@ -194,6 +215,9 @@ pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSu
         return Verdict {
             decision: Decision::Skip,
             basis: Basis::Static,
+            model: None,
+            agent: None,
+            agent_version: None,
             evidence: None,
             mde_points: None,
             undefined: BTreeMap::new(),
@@ -239,12 +263,25 @@ pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSu
     Verdict {
         decision,
         basis: Basis::Eval,
+        model: None,
+        agent: None,
+        agent_version: None,
         evidence: Some(weighed.evidence),
         mde_points: Some(mde_points),
         undefined,
         route,
         reasons,
         eval: Some(summary.clone()),
+    }
+}
+
+impl Verdict {
+    /// The same verdict naming what it was measured with.
+    pub fn measured_with(mut self, agent: &str, model: &str, agent_version: Option<&str>) -> Self {
+        self.agent = Some(agent.to_owned());
+        self.model = Some(model.to_owned());
+        self.agent_version = Some(agent_version.map(str::to_owned));
+        self
     }
 }
 

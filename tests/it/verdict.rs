@@ -234,6 +234,7 @@ fn policy_reads_from_the_verdict_table() {
             strict_content: true,
             worthwhile_gain_points: 3.0,
             min_tasks: 20,
+            panel: skillgate::verdict::Panel::PerModel,
         }
     );
     let empty: File = toml::from_str("[verdict]\n").unwrap();
