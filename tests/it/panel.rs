@@ -305,6 +305,10 @@ fn a_scripted_agent_gets_a_verdict_per_model() {
             "{format}"
         );
     }
+    let (_, html, _) = crate::support::run(&["report", out.to_str().unwrap(), "--format", "html"]);
+    assert!(html.contains("aria-label=\"Forest plot of Δ per model\""), "{html}");
+    // A point per model, then each model's own Δ, ΔLength and ΔContent.
+    assert_eq!(html.matches("<circle").count(), 3 + 3 * 3);
 }
 
 /// What two runs of the same cells must agree on (wall times differ from run to run).
@@ -396,4 +400,32 @@ fn two_models_split_across_shards_merge_and_resume_as_one_run() {
         essentials(&report_json(&whole)),
         essentials(&report_json(&merged))
     );
+}
+
+#[test]
+fn models_named_twice_or_empty_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    for (models, why) in [
+        ("m-a,m-a", "`m-a` is named twice"),
+        ("m-a,,m-b", "a model name is empty"),
+    ] {
+        let out = dir.path().join("run").display().to_string();
+        let (code, _, stderr) = crate::support::run(&[
+            "eval",
+            "fixtures/skills/inventory-conventions/SKILL.md",
+            "--repo",
+            "fixtures/repos/inventory",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            "true",
+            "--models",
+            models,
+            "--out",
+            &out,
+        ]);
+        assert_ne!(code, 0);
+        assert!(stderr.contains(why), "{stderr}");
+        assert!(!dir.path().join("run").join("cells.jsonl").exists());
+    }
 }
