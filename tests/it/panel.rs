@@ -306,7 +306,10 @@ fn a_scripted_agent_gets_a_verdict_per_model() {
         );
     }
     let (_, html, _) = crate::support::run(&["report", out.to_str().unwrap(), "--format", "html"]);
-    assert!(html.contains("aria-label=\"Forest plot of Δ per model\""), "{html}");
+    assert!(
+        html.contains("aria-label=\"Forest plot of Δ per model\""),
+        "{html}"
+    );
     // A point per model, then each model's own Δ, ΔLength and ΔContent.
     assert_eq!(html.matches("<circle").count(), 3 + 3 * 3);
 }
