@@ -17,6 +17,11 @@
 //! prints instead the fixed design's decision and evidence for 3, 5, 10, 20 and 40 tasks and
 //! true effects of −10, 0, +5, +10 and +20 points (defaults 2000, 5, 2000): the table of
 //! `docs/statistics.md`.
+//!
+//! `cargo run --release --example sequential_sim -- transfer [replicates] [seeds] [resamples]`
+//! prints the transfer table: two models on 10, 20 and 40 tasks whose per-task effects
+//! correlate as given, and what Spearman's ρ and its task-bootstrap interval show (defaults
+//! 1000, 3, 1000).
 
 use skillgate::eval::condition::Condition;
 use skillgate::eval::journal::{AttemptRecord, CellRecord, Outcome};
@@ -198,6 +203,10 @@ fn main() {
         evidence_table(arg(2, 2_000), arg(3, 5), arg(4, 2_000));
         return;
     }
+    if std::env::args().nth(1).as_deref() == Some("transfer") {
+        transfer_table(arg(2, 1_000), arg(3, 3), arg(4, 1_000));
+        return;
+    }
     let replicates = arg(1, 400);
     let tasks = arg(2, 40) as usize;
     let seeds = arg(3, 5);
@@ -377,4 +386,116 @@ fn evidence_table(replicates: u32, seeds: u32, resamples: u32) {
         "\nMonte Carlo standard error of a share: at most {:.1} pts per cell.",
         50.0 / f64::from(replicates).sqrt()
     );
+}
+
+/// Correlations, across tasks, of the two models' effects (on the logit scale) in the
+/// transfer table.
+const TRANSFER_CORRELATIONS: [f64; 3] = [0.0, 0.5, 0.9];
+/// Task counts of the transfer table.
+const TRANSFER_TASKS: [usize; 3] = [10, 20, 40];
+/// Mean and spread, across tasks, of each model's effect on the logit scale.
+const TRANSFER_EFFECT: (f64, f64) = (0.5, 1.0);
+
+/// Per task: (p0, p1 under model A, p1 under model B), the models' effects correlated `r`.
+fn draw_two_models(tasks: usize, r: f64, rng: &mut Rng) -> Vec<(f64, f64, f64)> {
+    let (mean, sd) = TRANSFER_EFFECT;
+    (0..tasks)
+        .map(|_| {
+            let base = DIFFICULTY_SD * rng.normal();
+            let za = rng.normal();
+            let zb = r * za + (1.0 - r * r).sqrt() * rng.normal();
+            (
+                logistic(base),
+                logistic(base + mean + sd * za),
+                logistic(base + mean + sd * zb),
+            )
+        })
+        .collect()
+}
+
+/// The population's Spearman ρ between the two models' true per-task effects.
+fn true_spearman(r: f64) -> f64 {
+    let mut rng = Rng(11);
+    let pairs: Vec<(f64, f64)> = draw_two_models(100_000, r, &mut rng)
+        .into_iter()
+        .map(|(p0, pa, pb)| (pa - p0, pb - p0))
+        .collect();
+    skillgate::stats::transfer::spearman(&pairs).unwrap_or(0.0)
+}
+
+fn model_cells(
+    model: &str,
+    probabilities: &[(f64, f64)],
+    seeds: u32,
+    rng: &mut Rng,
+) -> Vec<CellRecord> {
+    let mut cells = Vec::new();
+    for seed in 0..seeds {
+        for (task, &(p0, p1)) in probabilities.iter().enumerate() {
+            for (condition, p) in [(Condition::C0, p0), (Condition::C1, p1)] {
+                let mut c = cell(task, condition, seed, rng.uniform() < p);
+                c.model = model.to_owned();
+                cells.push(c);
+            }
+        }
+    }
+    cells
+}
+
+fn transfer_table(replicates: u32, seeds: u32, resamples: u32) {
+    use skillgate::stats::transfer::transfer;
+    let options = StatsOptions {
+        resamples,
+        ..StatsOptions::default()
+    };
+    println!(
+        "{replicates} replicates per row, {seeds} seeds, C0 and C1 per model, each model's \
+         effect N({}, {}²) on the logit scale, {resamples} bootstrap resamples\n",
+        TRANSFER_EFFECT.0, TRANSFER_EFFECT.1
+    );
+    println!(
+        "| tasks | effect correlation | true ρ | mean ρ̂ | mean interval width | interval excludes 0 | interval covers true ρ | sign agreement | ρ undefined |"
+    );
+    println!("|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    for tasks in TRANSFER_TASKS {
+        for r in TRANSFER_CORRELATIONS {
+            let truth = true_spearman(r);
+            let (mut sum_rho, mut sum_width, mut excludes, mut covers, mut signs) =
+                (0.0, 0.0, 0_u32, 0_u32, 0.0);
+            let (mut defined, mut with_interval) = (0_u32, 0_u32);
+            for replicate in 0..replicates {
+                let mut rng =
+                    Rng((tasks as u64) << 40 ^ r.to_bits() ^ u64::from(replicate) ^ 0x7A11);
+                let draws = draw_two_models(tasks, r, &mut rng);
+                let a: Vec<(f64, f64)> = draws.iter().map(|&(p0, pa, _)| (p0, pa)).collect();
+                let b: Vec<(f64, f64)> = draws.iter().map(|&(p0, _, pb)| (p0, pb)).collect();
+                let sa = summarize(&model_cells("a", &a, seeds, &mut rng), &options)
+                    .expect("simulated journals are valid");
+                let sb = summarize(&model_cells("b", &b, seeds, &mut rng), &options)
+                    .expect("simulated journals are valid");
+                let t = transfer(("a", &sa), ("b", &sb), &options);
+                signs += t.sign_agreement.unwrap_or(0.0);
+                let Some(rho) = t.spearman else { continue };
+                defined += 1;
+                sum_rho += rho;
+                if let (Some(lo), Some(hi)) = (t.spearman_lo, t.spearman_hi) {
+                    with_interval += 1;
+                    sum_width += hi - lo;
+                    excludes += u32::from(lo > 0.0 || hi < 0.0);
+                    covers += u32::from(lo <= truth && truth <= hi);
+                }
+            }
+            let n = f64::from(replicates);
+            let share = |k: u32, of: u32| f64::from(k) / f64::from(of.max(1)) * 100.0;
+            println!(
+                "| {tasks} | {r:.1} | {truth:+.2} | {:+.2} | {:.2} | {:.1}% | {:.1}% | {:.0}% | {:.1}% |",
+                sum_rho / f64::from(defined.max(1)),
+                sum_width / f64::from(with_interval.max(1)),
+                share(excludes, with_interval),
+                share(covers, with_interval),
+                signs / n * 100.0,
+                100.0 - share(defined, replicates),
+            );
+        }
+    }
 }

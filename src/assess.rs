@@ -8,7 +8,7 @@ use crate::eval::{self, EvalError, EvalOptions, SkillParts, journal};
 use crate::finding::Finding;
 use crate::stats::sequential::{SequentialError, SequentialPlan, Step};
 use crate::stats::{self, StatsError, StatsOptions};
-use crate::verdict::{self, Verdict, VerdictPolicy};
+use crate::verdict::{self, PanelVerdict, Verdict, VerdictPolicy};
 
 /// Why no verdict could be reached.
 #[derive(Debug, thiserror::Error)]
@@ -80,7 +80,7 @@ pub fn evaluate(
     last.ok_or(AssessError::Sequential(SequentialError::NoLooks))
 }
 
-/// The verdict from a run directory's journal.
+/// The verdict from a run directory's journal, naming the agent and model it measured.
 pub fn decide(
     run_dir: &Path,
     findings: &[Finding],
@@ -88,5 +88,39 @@ pub fn decide(
 ) -> Result<Verdict, AssessError> {
     let cells = journal::read_cells(&run_dir.join(journal::CELLS_FILE))?;
     let summary = stats::summarize(&cells, policy.stats)?;
-    Ok(verdict::decide(policy.verdict, findings, Some(&summary)))
+    let verdict = verdict::decide(policy.verdict, findings, Some(&summary));
+    Ok(match cells.first() {
+        Some(cell) => verdict.measured_with(&cell.agent, &cell.model, None),
+        None => verdict,
+    })
+}
+
+/// What a run directory's journal decides: one verdict, or a panel when its cells were
+/// measured on several models.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Assessment {
+    /// One model.
+    One(Verdict),
+    /// Several models: a verdict per model and the transfer between them.
+    Panel(PanelVerdict),
+}
+
+/// The verdict, or the panel of verdicts, from a run directory's journal.
+pub fn assess_run(
+    run_dir: &Path,
+    findings: &[Finding],
+    policy: Policy<'_>,
+) -> Result<Assessment, AssessError> {
+    let cells = journal::read_cells(&run_dir.join(journal::CELLS_FILE))?;
+    let measured = stats::summarize_by_model(&cells, policy.stats)?;
+    if measured.len() < 2 {
+        return decide(run_dir, findings, policy).map(Assessment::One);
+    }
+    Ok(Assessment::Panel(verdict::decide_panel(
+        policy.verdict,
+        findings,
+        &measured,
+        None,
+        policy.stats,
+    )))
 }

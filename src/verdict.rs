@@ -2,7 +2,13 @@
 //! was one, the evaluation. Every verdict carries its reasons as plain sentences tied to a
 //! figure or a finding, and never claims what was not measured.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+pub mod panel;
+
+pub use panel::{ModelVerdict, Panel, PanelVerdict, TransferRow, decide_panel};
 
 use crate::eval::condition::Condition;
 use crate::finding::{Finding, Severity};
@@ -28,6 +34,8 @@ pub struct VerdictPolicy {
     /// Fewer paired tasks than this make the evidence `inconclusive` whatever the interval
     /// says: a percentile bootstrap over a handful of tasks covers poorly.
     pub min_tasks: u32,
+    /// How the verdicts of a run over several models become decisions.
+    pub panel: Panel,
 }
 
 /// Default of `worthwhile-gain-points`.
@@ -43,6 +51,7 @@ impl Default for VerdictPolicy {
             strict_content: false,
             worthwhile_gain_points: DEFAULT_WORTHWHILE_GAIN_POINTS,
             min_tasks: DEFAULT_MIN_TASKS,
+            panel: Panel::PerModel,
         }
     }
 }
@@ -136,13 +145,35 @@ pub struct Verdict {
     pub decision: Decision,
     /// Static or eval.
     pub basis: Basis,
+    /// The model the evaluation measured (empty when the agent chose); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub model: Option<String>,
+    /// The agent the evaluation ran; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub agent: Option<String>,
+    /// The agent's version as the run recorded it: absent without an evaluation, `null`
+    /// when the run did not record it.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "present_or_null"
+    )]
+    pub agent_version: Option<Option<String>>,
     /// What the evaluation shows; absent without one.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub evidence: Option<Evidence>,
-    /// The smallest gain, in points, this evaluation detects with 80% power; absent without
-    /// a measured Δ.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub mde_points: Option<f64>,
+    /// The smallest gain, in points, this evaluation detects with 80% power. `None` (absent
+    /// in JSON) without an evaluation; `Some(None)` (JSON `null`) when the design cannot
+    /// estimate it, with the reason in `undefined`.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        with = "present_or_null"
+    )]
+    pub mde_points: Option<Option<f64>>,
+    /// For every verdict figure that is `null`, why (`mde_points`); absent when none is.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
+    pub undefined: BTreeMap<String, String>,
     /// When to give the skill; absent unless cells ran more than one attempt and the
     /// per-attempt figures settle it.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -154,54 +185,125 @@ pub struct Verdict {
     pub eval: Option<EvalSummary>,
 }
 
-/// Decides from the findings and, when there was one, the evaluation.
+/// The one rule that turns evidence into a decision: inject only when the evidence is
+/// `benefit` (which already requires `min-tasks` paired tasks) and nothing blocks it (an
+/// error-level finding or a policy check that fails). Both the fixed and the sequential
+/// evaluation decide through it.
+pub fn decision_for(evidence: Evidence, blocked: bool) -> Decision {
+    if evidence == Evidence::Benefit && !blocked {
+        Decision::Inject
+    } else {
+        Decision::Skip
+    }
+}
+
+/// Decides from the findings and, when there was one, the evaluation. The evidence is
+/// weighed first and the decision follows from it (`decision_for`); the reasons open with
+/// what decided: the evidence when it is not `benefit`, else the finding or the failed
+/// check that blocks the skill, else the evidence.
 pub fn decide(policy: &VerdictPolicy, findings: &[Finding], eval: Option<&EvalSummary>) -> Verdict {
-    let mut reasons: Vec<String> = findings
+    let blocking: Vec<String> = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
         .map(|f| format!("{}: {}", f.code, f.message))
         .collect();
-    let clean = reasons.is_empty();
     let Some(summary) = eval else {
-        if clean {
+        let mut reasons = blocking;
+        if reasons.is_empty() {
             reasons.push(NOT_EVALUATED.to_owned());
         }
         return Verdict {
             decision: Decision::Skip,
             basis: Basis::Static,
+            model: None,
+            agent: None,
+            agent_version: None,
             evidence: None,
             mde_points: None,
+            undefined: BTreeMap::new(),
             route: None,
             reasons,
             eval: None,
         };
     };
-    let checks = assess(policy, summary);
-    let passed = checks.iter().all(|c| c.passed);
-    let route = route(policy, summary);
-    reasons.extend(checks.into_iter().map(|c| c.reason));
     let mut weighed = weigh(policy, summary);
-    if let Some(unread) = rarely_read(summary) {
-        // Δ then measures the skill's description, not its content: say so first.
-        reasons.insert(0, unread);
+    // Δ then measures the skill's description, not its content: say so first.
+    let unread = rarely_read(summary);
+    if unread.is_some() {
         weighed.evidence = Evidence::Inconclusive;
     }
-    reasons.push(weighed.reason);
+    let checks = assess(policy, summary);
+    let blocked = !blocking.is_empty() || checks.iter().any(|c| !c.passed);
+    let decision = decision_for(weighed.evidence, blocked);
+    let (failed, passed): (Vec<Check>, Vec<Check>) = checks.into_iter().partition(|c| !c.passed);
+    let mut reasons = Vec::new();
+    if weighed.evidence == Evidence::Benefit {
+        reasons.extend(blocking);
+        reasons.extend(failed.into_iter().map(|c| c.reason));
+        reasons.push(weighed.reason);
+    } else {
+        reasons.extend(unread);
+        reasons.push(weighed.reason);
+        reasons.extend(blocking);
+        reasons.extend(failed.into_iter().map(|c| c.reason));
+    }
+    reasons.extend(passed.into_iter().map(|c| c.reason));
+    let route = route(policy, summary);
     reasons.extend(route_reason(route, summary));
     reasons.extend(noise_floor(summary));
     reasons.extend(context(summary));
+    let mut undefined = BTreeMap::new();
+    let mde_points = match weighed.mde {
+        Ok(mde) => Some(mde * 100.0),
+        Err(why) => {
+            undefined.insert("mde_points".to_owned(), why);
+            None
+        }
+    };
     Verdict {
-        decision: if clean && passed {
-            Decision::Inject
-        } else {
-            Decision::Skip
-        },
+        decision,
         basis: Basis::Eval,
+        model: None,
+        agent: None,
+        agent_version: None,
         evidence: Some(weighed.evidence),
-        mde_points: weighed.mde.map(|m| m * 100.0),
+        mde_points: Some(mde_points),
+        undefined,
         route,
         reasons,
         eval: Some(summary.clone()),
+    }
+}
+
+impl Verdict {
+    /// The same verdict naming what it was measured with.
+    pub fn measured_with(mut self, agent: &str, model: &str, agent_version: Option<&str>) -> Self {
+        self.agent = Some(agent.to_owned());
+        self.model = Some(model.to_owned());
+        self.agent_version = Some(agent_version.map(str::to_owned));
+        self
+    }
+}
+
+/// Serialises `Option<Option<T>>` as absent (outer `None`), `null` or the value, and reads
+/// `null` back as `Some(None)`.
+mod present_or_null {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer, T: Serialize>(
+        value: &Option<Option<T>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(inner) => inner.serialize(serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Option<T>>, D::Error> {
+        Option::<T>::deserialize(deserializer).map(Some)
     }
 }
 
@@ -239,13 +341,20 @@ pub fn decide_sequential(
     Ok(SequentialLook { step, verdict })
 }
 
-/// True when more seed rounds cannot lead to inject: an error finding, or an interval that
-/// already rules out the gain the policy asks for.
+/// True when more seed rounds cannot lead to inject: an error finding, fewer paired tasks
+/// than `min-tasks`, or an interval that already rules out the gain the policy asks for.
 fn cannot_inject(policy: &VerdictPolicy, findings: &[Finding], summary: &EvalSummary) -> bool {
     let below = |i: Option<&Interval>, floor| {
         i.is_some_and(|i| sequential::settle(i, floor) == Settlement::Below)
     };
+    // More seed rounds add pairs, never tasks: below `min-tasks` the evidence stays
+    // inconclusive, so the decision stays skip.
+    let too_few = summary
+        .delta
+        .as_ref()
+        .is_some_and(|d| d.tasks < policy.min_tasks);
     findings.iter().any(|f| f.severity == Severity::Error)
+        || too_few
         || below(summary.delta.as_ref(), policy.gain_floor())
         || below(summary.delta_content.as_ref(), 0.0)
 }
@@ -263,10 +372,11 @@ fn futile(
     }
 }
 
-/// The evidence, the MDE behind it and the sentence that explains it.
+/// The evidence, the MDE behind it (or why the design cannot estimate one) and the sentence
+/// that explains it.
 struct Weighed {
     evidence: Evidence,
-    mde: Option<f64>,
+    mde: Result<f64, String>,
     reason: String,
 }
 
@@ -362,48 +472,48 @@ fn weigh(policy: &VerdictPolicy, summary: &EvalSummary) -> Weighed {
     let Some(delta) = summary.delta.as_ref() else {
         return Weighed {
             evidence: Evidence::Inconclusive,
-            mde: None,
+            mde: Err("no gain was measured, so there is no spread to estimate it from".to_owned()),
             reason: "evidence inconclusive: no gain was measured".to_owned(),
         };
     };
     let worthwhile = policy.worthwhile_gain_points / 100.0;
-    let mde = power::mde(delta, summary.confidence);
-    let shown = |e| Weighed {
-        evidence: e,
-        mde: Some(mde),
-        reason: String::new(),
-    };
-    let evidence = interval_evidence(delta, worthwhile);
-    let mde_text = format!("{} pts", fixed(mde * 100.0));
     let worth_text = format!("{} pts", fixed(policy.worthwhile_gain_points));
     if delta.tasks < policy.min_tasks {
-        let needed = power::tasks_for(mde, delta.tasks, worthwhile)
-            .filter(|&n| n > policy.min_tasks && mde >= worthwhile)
-            .map(|n| {
-                format!(
-                    ", and about {n} would bring the MDE ({mde_text}) under the worthwhile \
-                     gain of {worth_text}"
-                )
-            })
-            .unwrap_or_default();
+        let tasks = format!("{} {}", delta.tasks, plural(delta.tasks, "task", "tasks"));
         return Weighed {
+            evidence: Evidence::Inconclusive,
+            mde: Err(format!(
+                "Δ rests on {tasks}, fewer than `min-tasks` ({}): too few to estimate the \
+                 spread",
+                policy.min_tasks
+            )),
             reason: format!(
-                "evidence inconclusive: Δ rests on {} {}, fewer than the {} a task bootstrap \
-                 needs to cover well (`min-tasks`), whatever its interval says; run at least \
-                 {}{needed}",
-                delta.tasks,
-                plural(delta.tasks, "task", "tasks"),
-                policy.min_tasks,
-                policy.min_tasks,
+                "evidence inconclusive: Δ rests on {tasks}, fewer than the {} a task \
+                 bootstrap needs to cover well (`min-tasks`), whatever its interval says; run \
+                 at least {}",
+                policy.min_tasks, policy.min_tasks,
             ),
-            ..shown(Evidence::Inconclusive)
         };
     }
-    let reason = match evidence {
-        Evidence::Benefit => format!(
-            "evidence benefit: Δ's interval lies above zero; this evaluation detects gains \
-             of {mde_text} or more with 80% power"
+    let mde = if delta.hi > delta.lo {
+        Ok(power::mde(delta, summary.confidence))
+    } else {
+        Err(format!(
+            "every paired task differs by the same {} pts, so the observed spread is zero and \
+             the spread a repeat would show cannot be estimated",
+            signed(delta.point * 100.0)
+        ))
+    };
+    let evidence = interval_evidence(delta, worthwhile);
+    let detects = match &mde {
+        Ok(m) => format!(
+            "this evaluation detects gains of {} pts or more with 80% power",
+            fixed(m * 100.0)
         ),
+        Err(_) => "the MDE cannot be estimated: every task differs by the same amount".to_owned(),
+    };
+    let reason = match evidence {
+        Evidence::Benefit => format!("evidence benefit: Δ's interval lies above zero; {detects}"),
         Evidence::Harm => "evidence harm: Δ's interval lies below zero".to_owned(),
         Evidence::NoBenefit => format!(
             "evidence no benefit: Δ's upper bound {} pts rules out the worthwhile gain of \
@@ -411,25 +521,27 @@ fn weigh(policy: &VerdictPolicy, summary: &EvalSummary) -> Weighed {
             signed(delta.hi * 100.0)
         ),
         Evidence::Inconclusive => {
-            let more = match power::tasks_for(mde, delta.tasks, worthwhile) {
-                Some(n) if mde >= worthwhile => format!(
+            let more = match mde.as_ref().ok().and_then(|&m| {
+                power::tasks_for(m, delta.tasks, worthwhile).filter(|_| m >= worthwhile)
+            }) {
+                Some(n) => format!(
                     "; about {n} tasks at {} {} would bring it under {worth_text}",
                     summary.seeds,
                     plural(summary.seeds, "seed", "seeds")
                 ),
-                _ => "; more tasks would narrow the interval".to_owned(),
+                None => "; more tasks would narrow the interval".to_owned(),
             };
             format!(
                 "evidence inconclusive: Δ's interval {} neither excludes zero nor rules out \
-                 the worthwhile gain of {worth_text}; this evaluation detects gains of \
-                 {mde_text} or more with 80% power{more}",
+                 the worthwhile gain of {worth_text}; {detects}{more}",
                 bracket(delta)
             )
         }
     };
     Weighed {
+        evidence,
+        mde,
         reason,
-        ..shown(evidence)
     }
 }
 

@@ -44,8 +44,13 @@ pub(crate) struct EvalArgs {
     #[arg(long)]
     pub agent_cmd: Option<String>,
     /// Model name.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "models")]
     pub model: Option<String>,
+    /// Several models, comma-separated (`--models A,B`): the same tasks, seeds and
+    /// conditions per model, a verdict per model and how far the effect transfers between
+    /// them. A `command` agent reads the cell's model from SKILLGATE_MODEL.
+    #[arg(long, value_delimiter = ',', value_name = "MODELS")]
+    pub models: Option<Vec<String>>,
     /// Seeds per (task, condition).
     #[arg(long)]
     pub seeds: Option<u32>,
@@ -155,6 +160,7 @@ impl From<EvalArgs> for Overrides {
             agent: args.agent,
             agent_cmd: args.agent_cmd,
             model: args.model,
+            models: args.models,
             seeds: args.seeds,
             attempts: args.attempts,
             conditions: args.conditions,

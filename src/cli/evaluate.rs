@@ -78,6 +78,25 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
         );
         return Ok(ExitCode::SUCCESS);
     }
+    if !options.models.is_empty() {
+        if command.sequential {
+            return Err(Error::usage(
+                "--sequential settles one verdict between rounds, so it cannot run over several --models",
+                Some("run the models with fixed --seeds; each gets its own verdict"),
+            ));
+        }
+        eval::evaluate(&options, SkillParts::from_skill(&skill))?;
+        let out = match assess::assess_run(&options.out, &findings, policy(&config))? {
+            assess::Assessment::One(verdict) => crate::render::verdict_text::human(&verdict),
+            assess::Assessment::Panel(panel) => crate::render::verdict_text::panel_human(&panel),
+        };
+        print(&out)?;
+        eprintln!(
+            "run directory: {} (skillgate report {0} --format html > report.html)",
+            options.out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let rounds = if command.sequential {
         Rounds::Sequential(command.max_seeds)
     } else {
@@ -260,8 +279,26 @@ pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, Error> {
         .iter()
         .filter_map(FindingRecord::to_finding)
         .collect();
-    let verdict = assess::decide(&args.run_dir, &findings, policy(&config))?;
     let title = check.skill.name.unwrap_or_else(|| "skill".to_owned());
+    let verdict = match assess::assess_run(&args.run_dir, &findings, policy(&config))? {
+        assess::Assessment::One(verdict) => verdict,
+        assess::Assessment::Panel(panel) => {
+            let out = match args.format {
+                ReportFormat::Human => render::verdict_text::panel_human(&panel),
+                ReportFormat::Markdown => render::verdict_text::panel_markdown(&panel),
+                ReportFormat::Html => render::html::panel_page(&panel, &title),
+                ReportFormat::Json => {
+                    let mut document: Value = serde_json::from_str(&text).map_err(not_a_check)?;
+                    document["verdicts"] = serde_json::to_value(&panel).unwrap_or(Value::Null);
+                    let mut s = serde_json::to_string_pretty(&document).unwrap_or_default();
+                    s.push('\n');
+                    s
+                }
+            };
+            print(&out)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
     let out = match args.format {
         ReportFormat::Human => render::verdict_text::human(&verdict),
         ReportFormat::Markdown => render::verdict_text::markdown(&verdict),

@@ -280,6 +280,7 @@ fn evaluate(
         agent: e.agent.clone(),
         agent_cmd: e.agent_cmd.clone(),
         model: e.model.clone(),
+        models: None,
         seeds: e.seeds,
         attempts: e.attempts,
         conditions: e.conditions.clone(),

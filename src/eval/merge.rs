@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::EvalError;
 use super::journal::{self, CELLS_FILE, RunInfo};
-use super::runner::cell_shard_key;
+use super::runner::{cell_shard_key, model_shard_key};
 use crate::shard::Shard;
 
 /// Why run directories cannot be merged.
@@ -110,7 +110,11 @@ pub fn merge_runs(dirs: &[PathBuf], out: &Path) -> Result<RunInfo, EvalError> {
         let path = part.dir.join(CELLS_FILE);
         let text = std::fs::read(&path).map_err(|e| EvalError::io("reading", &path, e))?;
         for cell in journal::read_cells(&path)? {
-            let key = cell_shard_key(&cell.task, cell.condition, cell.seed);
+            let key = if part.info.config.models.is_empty() {
+                cell_shard_key(&cell.task, cell.condition, cell.seed)
+            } else {
+                model_shard_key(&cell.model, &cell.task, cell.condition, cell.seed)
+            };
             if !part.shard.owns(&key) {
                 return Err(MergeError::Foreign {
                     dir: part.dir.clone(),
@@ -218,7 +222,7 @@ fn differs(a: &RunInfo, b: &RunInfo) -> Option<&'static str> {
             "the agent",
             x.agent == y.agent && x.agent_cmd == y.agent_cmd,
         ),
-        ("the model", x.model == y.model),
+        ("the model", x.model == y.model && x.models == y.models),
         ("the seeds", x.seeds == y.seeds),
         ("the attempts", x.attempts == y.attempts),
         ("the conditions", x.conditions == y.conditions),

@@ -402,6 +402,7 @@ pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
         program,
         host_program,
         model: options.model.clone(),
+        models: options.models.clone(),
         pass_env: options.pass_env.clone(),
     }
 }

@@ -27,6 +27,8 @@ pub struct Overrides {
     pub agent_cmd: Option<String>,
     /// Model name.
     pub model: Option<String>,
+    /// Several models, comma-separated: every cell is run once per model.
+    pub models: Option<Vec<String>>,
     /// Seeds per (task, condition).
     pub seeds: Option<u32>,
     /// Attempts per cell (Pass@k; the verifier's output feeds the next attempt).
@@ -83,6 +85,9 @@ pub struct EvalOptions {
     pub agent_cmd: Option<String>,
     /// Model.
     pub model: Option<String>,
+    /// The models of a run over several (`--models`); empty for one model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
     /// Seeds.
     pub seeds: u32,
     /// Attempts per cell.
@@ -187,7 +192,12 @@ impl Overrides {
             tasks: absolute(&self.tasks.unwrap_or_else(|| PathBuf::from("tasks")))?,
             agent,
             agent_cmd,
-            model: self.model.or_else(|| config.model.clone()),
+            model: self.model.clone().or_else(|| config.model.clone()),
+            models: models(
+                self.models.clone(),
+                config.models.clone(),
+                self.model.is_some(),
+            )?,
             seeds: self.seeds.or(config.seeds).unwrap_or(1),
             attempts: self.attempts.or(config.attempts).unwrap_or(1),
             conditions,
@@ -243,6 +253,11 @@ impl Overrides {
         ] {
             given.push((flag, text, kept.clone().unwrap_or_default()));
         }
+        given.push((
+            "--models",
+            self.models.map(|m| m.join(",")),
+            recorded.models.join(","),
+        ));
         for (flag, number, kept) in [
             ("--seeds", self.seeds, recorded.seeds),
             ("--attempts", self.attempts, recorded.attempts),
@@ -343,6 +358,31 @@ fn parsed<T: std::str::FromStr<Err = String>>(
 }
 
 /// The error for a value of `flag` its parser refuses.
+/// The models of a run: `--models` over `[eval] models`; none when `--model` picks one.
+/// Names must be non-empty and distinct.
+fn models(
+    given: Option<Vec<String>>,
+    configured: Option<Vec<String>>,
+    one_given: bool,
+) -> Result<Vec<String>, EvalError> {
+    let models = match given {
+        Some(models) => models,
+        None if one_given => Vec::new(),
+        None => configured.unwrap_or_default(),
+    };
+    let models: Vec<String> = models.into_iter().map(|m| m.trim().to_owned()).collect();
+    if models.iter().any(String::is_empty) {
+        return Err(invalid("--models")("a model name is empty".to_owned()));
+    }
+    if let Some(twice) = models
+        .iter()
+        .find(|m| models.iter().filter(|n| n == m).count() > 1)
+    {
+        return Err(invalid("--models")(format!("`{twice}` is named twice")));
+    }
+    Ok(models)
+}
+
 fn invalid(flag: &'static str) -> impl FnOnce(String) -> EvalError {
     move |reason| EvalError::InvalidValue { flag, reason }
 }

@@ -48,8 +48,24 @@ pub struct AgentSetup {
     pub host_paths: Vec<PathBuf>,
     /// The model, if chosen.
     pub model: Option<String>,
+    /// The models of a run over several (`--models`): every cell is run once per model,
+    /// and the model replaces `model`. Empty for a run over one model.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<String>,
     /// Names of host variables passed to the agent (model keys).
     pub pass_env: Vec<String>,
+}
+
+impl AgentSetup {
+    /// The models cells are run with: `models`, or the one `model` (empty when the agent
+    /// chooses).
+    pub fn cell_models(&self) -> Vec<String> {
+        if self.models.is_empty() {
+            vec![self.model.clone().unwrap_or_default()]
+        } else {
+            self.models.clone()
+        }
+    }
 }
 
 /// Everything a run needs, resolved.
@@ -117,27 +133,32 @@ impl Plan {
     /// partial run is balanced across conditions.
     pub fn cells(&self) -> Vec<(CellKey, usize)> {
         let mut cells = Vec::new();
+        let several = !self.agent.models.is_empty();
         for seed in 0..self.seeds {
             for (t, task) in self.tasks.iter().enumerate() {
-                for &condition in &self.conditions {
-                    if self
-                        .shard
-                        .is_some_and(|s| !s.owns(&cell_shard_key(&task.id, condition, seed)))
-                    {
-                        continue;
+                for model in self.agent.cell_models() {
+                    for &condition in &self.conditions {
+                        let shard_key = if several {
+                            model_shard_key(&model, &task.id, condition, seed)
+                        } else {
+                            cell_shard_key(&task.id, condition, seed)
+                        };
+                        if self.shard.is_some_and(|s| !s.owns(&shard_key)) {
+                            continue;
+                        }
+                        cells.push((
+                            CellKey {
+                                skill_sha256: self.skill_sha256.clone(),
+                                task: task.id.clone(),
+                                task_sha256: task.sha256.clone(),
+                                agent: self.agent.kind.as_str().to_owned(),
+                                model: model.clone(),
+                                condition,
+                                seed,
+                            },
+                            t,
+                        ));
                     }
-                    cells.push((
-                        CellKey {
-                            skill_sha256: self.skill_sha256.clone(),
-                            task: task.id.clone(),
-                            task_sha256: task.sha256.clone(),
-                            agent: self.agent.kind.as_str().to_owned(),
-                            model: self.agent.model.clone().unwrap_or_default(),
-                            condition,
-                            seed,
-                        },
-                        t,
-                    ));
                 }
             }
         }
@@ -195,6 +216,27 @@ impl Plan {
 /// run agrees on the split whatever its machine.
 pub fn cell_shard_key(task: &str, condition: Condition, seed: u32) -> String {
     format!("{task}/{condition:?}/{seed}")
+}
+
+/// The shard key of a cell in a run over several models: the model is part of it, so the
+/// shares of a matrix spread every model's cells.
+pub fn model_shard_key(model: &str, task: &str, condition: Condition, seed: u32) -> String {
+    format!("{model}/{task}/{condition:?}/{seed}")
+}
+
+/// A model's name as a folder name: characters other than letters, digits, `.`, `_` and
+/// `-` become `_`.
+fn model_dir(model: &str) -> String {
+    model
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Runs every cell of `plan` not yet in the journal of `run_dir`.
@@ -458,12 +500,14 @@ fn run_cell(
 ) -> CellRecord {
     let mut record = None;
     for retry in 0..=plan.retries {
-        let logs = run_dir
-            .join("logs")
-            .join(&task.id)
-            .join(format!("{}-s{}-r{retry}", key.condition, key.seed));
+        let mut logs = run_dir.join("logs").join(&task.id);
+        if !plan.agent.models.is_empty() {
+            logs.push(model_dir(&key.model));
+        }
+        let logs = logs.join(format!("{}-s{}-r{retry}", key.condition, key.seed));
+        let model = Some(key.model.as_str()).filter(|m| !m.is_empty());
         let (attempts, removed) = match std::fs::create_dir_all(&logs) {
-            Ok(()) => run_attempts(plan, sandbox, task, skill, workspace, &logs),
+            Ok(()) => run_attempts(plan, sandbox, task, (skill, model), workspace, &logs),
             Err(e) => (
                 vec![error_attempt(
                     0.0,
@@ -492,7 +536,7 @@ fn run_attempts(
     plan: &Plan,
     sandbox: &dyn Sandbox,
     task: &Task,
-    skill: Option<&PresentedSkill>,
+    (skill, model): (Option<&PresentedSkill>, Option<&str>),
     workspace: &Bundle,
     logs: &Path,
 ) -> (Vec<AttemptRecord>, Vec<String>) {
@@ -511,6 +555,7 @@ fn run_attempts(
         plan,
         task,
         skill,
+        model,
         logs,
     };
     let mut attempts = Vec::new();
@@ -560,6 +605,8 @@ struct CellRun<'a> {
     plan: &'a Plan,
     task: &'a Task,
     skill: Option<&'a PresentedSkill>,
+    /// The cell's model (its key's), if one is chosen.
+    model: Option<&'a str>,
     logs: &'a Path,
 }
 
@@ -577,6 +624,7 @@ impl CellRun<'_> {
             task,
             skill,
             logs,
+            ..
         } = self;
         let (plan, task, skill, logs) = (*plan, *task, *skill, *logs);
         let instruction = instruction_at(&task.instruction, skill, plan.placement, n);
@@ -625,7 +673,7 @@ impl CellRun<'_> {
             attempt: n,
             feedback_file: feedback.map(|_| format!("{control}/feedback.txt")),
             usage_file: usage_file.clone(),
-            model: plan.agent.model.clone(),
+            model: self.model.map(str::to_owned),
         };
         let mut env = task.env(Phase::Agent);
         env.extend(protocol_env(&inv));

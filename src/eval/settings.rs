@@ -38,6 +38,9 @@ pub struct Settings {
     pub agent_cmd: Option<String>,
     /// Model name.
     pub model: Option<String>,
+    /// Several models, each run on the same tasks, seeds and conditions, with a verdict
+    /// for each (in place of `model`).
+    pub models: Option<Vec<String>>,
     /// Seeds per (task, condition).
     pub seeds: Option<u32>,
     /// Attempts per cell.

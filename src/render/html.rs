@@ -4,12 +4,14 @@
 use std::fmt::Write as _;
 
 use crate::stats::{EvalSummary, Interval, TaskComparison, TaskResult};
-use crate::verdict::{Decision, Verdict, signed, signed_whole};
+use crate::verdict::panel::model_label;
+use crate::verdict::{Decision, PanelVerdict, Verdict, signed, signed_whole};
 
 use super::verdict_text::{
-    CONDITION_HEADERS, DELTA_HEADERS, NETWORK_HEADERS, SKILLS_REMOVED_TITLE, STORAGE_TITLE,
-    basis_word, condition_rows, decision_word, delta_rows, deltas, evidence_line, headline,
-    network_rows, points_bracket, skills_removed_lines, storage_lines,
+    CONDITION_HEADERS, DELTA_HEADERS, MODEL_HEADERS, NETWORK_HEADERS, SKILLS_REMOVED_TITLE,
+    STORAGE_TITLE, TRANSFER_HEADERS, basis_word, condition_rows, decision_word, delta_rows, deltas,
+    evidence_line, evidence_word, headline, measured_line, model_rows, network_rows, panel_line,
+    points_bracket, skills_removed_lines, storage_lines, transfer_rows,
 };
 
 /// Width of the drawings, in CSS pixels.
@@ -60,6 +62,13 @@ pub fn page(verdict: &Verdict, title: &str) -> String {
     );
     if let Some(line) = evidence_line(verdict) {
         let _ = writeln!(out, "<p>Evidence: <strong>{}</strong></p>", escape(&line));
+    }
+    if let Some(line) = measured_line(verdict) {
+        let _ = writeln!(
+            out,
+            "<p class=\"meta\">Measured with: {}</p>",
+            escape(&line)
+        );
     }
     if let Some(summary) = &verdict.eval {
         let _ = writeln!(out, "<p class=\"meta\">{}</p>", escape(&headline(summary)));
@@ -180,13 +189,21 @@ impl Axis {
 
 /// Δ, ΔLength and ΔContent as points with interval whiskers against a zero line.
 fn forest_plot(summary: &EvalSummary) -> String {
-    let rows = deltas(summary);
+    let rows: Vec<(String, String, Option<&Interval>)> = deltas(summary)
+        .into_iter()
+        .map(|(name, comparison, interval)| (name.to_string(), comparison.to_string(), interval))
+        .collect();
+    forest(&rows, "Forest plot of the paired differences")
+}
+
+/// Rows of (label, detail, interval in fractions) drawn on one axis in points.
+fn forest(rows: &[(String, String, Option<&Interval>)], label: &str) -> String {
     let measured: Vec<&Interval> = rows.iter().filter_map(|r| r.2).collect();
     let axis = Axis::new(&measured);
     let height = ROW * rows.len() as f64 + 40.0;
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" \
-         viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"Forest plot of the paired differences\">\n"
+         viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"{label}\">\n"
     );
     let axis_y = ROW * rows.len() as f64 + 8.0;
     for tick in axis.ticks() {
@@ -208,8 +225,10 @@ fn forest_plot(summary: &EvalSummary) -> String {
         let y = ROW * index as f64 + ROW / 2.0 + 4.0;
         let _ = writeln!(
             svg,
-            "<text x=\"8\" y=\"{:.1}\">{name} <tspan fill=\"#57606a\">{comparison}</tspan></text>",
-            y + 4.5
+            "<text x=\"8\" y=\"{:.1}\">{} <tspan fill=\"#57606a\">{}</tspan></text>",
+            y + 4.5,
+            escape(name),
+            escape(comparison)
         );
         svg.push_str(&forest_row(&axis, y, *interval));
     }
@@ -244,6 +263,62 @@ fn forest_row(axis: &Axis, y: f64, interval: Option<&Interval>) -> String {
         signed(i.point * 100.0),
         points_bracket(i)
     )
+}
+
+/// The page of a run over several models: the panel's decision, a forest plot of each
+/// model's Δ, the models and transfer tables, the reasons, then each model's own sections.
+pub fn panel_page(panel: &PanelVerdict, title: &str) -> String {
+    let mut body = format!(
+        "<h1>{}</h1>\n<p>Verdicts per model: <strong>{}</strong></p>\n",
+        escape(title),
+        escape(&panel_line(panel))
+    );
+    body.push_str("<h2>Δ per model</h2>\n");
+    let rows: Vec<(String, String, Option<&Interval>)> = panel
+        .verdicts
+        .iter()
+        .map(|v| {
+            (
+                model_label(v.model.as_deref().unwrap_or_default()).to_owned(),
+                v.evidence.map_or("", evidence_word).to_owned(),
+                v.eval.as_ref().and_then(|e| e.delta.as_ref()),
+            )
+        })
+        .collect();
+    body.push_str(&forest(&rows, "Forest plot of Δ per model"));
+    body.push_str("<h2>Models</h2>\n");
+    body.push_str(&table(&MODEL_HEADERS, &model_rows(panel), 4));
+    body.push_str("<h2>Transfer</h2>\n");
+    body.push_str(&table(&TRANSFER_HEADERS, &transfer_rows(panel), 1));
+    body.push_str("<h2>Reasons</h2>\n<ul>\n");
+    for reason in &panel.reasons {
+        let _ = writeln!(body, "<li>{}</li>", escape(reason));
+    }
+    body.push_str("</ul>\n");
+    let mut page = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}",
+        escape(title)
+    );
+    for verdict in &panel.verdicts {
+        let one = self::page(
+            verdict,
+            &format!(
+                "{title}: {}",
+                model_label(verdict.model.as_deref().unwrap_or_default())
+            ),
+        );
+        if let (Some(start), Some(end)) = (one.find("<h1>"), one.rfind("</body>")) {
+            page.push_str("<hr>\n");
+            page.push_str(
+                &one[start..end]
+                    .replacen("<h1>", "<h2>", 1)
+                    .replacen("</h1>", "</h2>", 1),
+            );
+        }
+    }
+    page.push_str("</body>\n</html>\n");
+    page
 }
 
 /// One square per task, in task order, wrapping to new rows; each square's tooltip names the

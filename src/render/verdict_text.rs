@@ -4,7 +4,11 @@
 use crate::eval::condition::Condition;
 use crate::eval::journal::EnvironmentSummary;
 use crate::stats::{ConditionStats, EvalSummary, Interval};
-use crate::verdict::{Basis, Decision, Evidence, Verdict, grouped, percent_label, signed};
+use crate::verdict::panel::model_label;
+use crate::verdict::{
+    Basis, Decision, Evidence, Panel, PanelVerdict, Verdict, grouped, percent_label, signed,
+    signed_fixed,
+};
 
 /// Column headers of the conditions table.
 pub(crate) const CONDITION_HEADERS: [&str; 9] = [
@@ -85,6 +89,9 @@ pub fn human(verdict: &Verdict) -> String {
         decision_word(verdict.decision),
         basis_word(verdict.basis)
     ));
+    if let Some(line) = measured_line(verdict) {
+        out.push_str(&format!("Measured with: {line}\n"));
+    }
     if let Some(line) = evidence_line(verdict) {
         out.push_str(&format!("Evidence: {line}\n"));
     }
@@ -135,6 +142,9 @@ pub fn markdown(verdict: &Verdict) -> String {
             }
             out.push('\n');
         }
+    }
+    if let Some(line) = measured_line(verdict) {
+        out.push_str(&format!("Measured with: {}\n\n", markdown_escape(&line)));
     }
     if let Some(line) = evidence_line(verdict) {
         out.push_str(&format!("Evidence: **{}**\n\n", markdown_escape(&line)));
@@ -307,13 +317,175 @@ pub(crate) fn decision_word(decision: Decision) -> &'static str {
     }
 }
 
-/// `no-benefit (MDE 7.1 pts at 80% power)`, when there was an evaluation.
+/// `no-benefit (MDE 7.1 pts at 80% power)`, or `inconclusive (no MDE: …)` when the design
+/// cannot estimate one, when there was an evaluation.
 pub(crate) fn evidence_line(verdict: &Verdict) -> Option<String> {
     let word = evidence_word(verdict.evidence?);
     Some(match verdict.mde_points {
-        Some(mde) => format!("{word} (MDE {mde:.1} pts at 80% power)"),
+        Some(Some(mde)) => format!("{word} (MDE {mde:.1} pts at 80% power)"),
+        Some(None) => match verdict.undefined.get("mde_points") {
+            Some(why) => format!("{word} (no MDE: {why})"),
+            None => format!("{word} (no MDE)"),
+        },
         None => word.to_owned(),
     })
+}
+
+/// `agent command (version not recorded), model m-1`, when the verdict names them.
+pub(crate) fn measured_line(verdict: &Verdict) -> Option<String> {
+    let agent = verdict.agent.as_deref()?;
+    let version = match verdict.agent_version.as_ref() {
+        Some(Some(v)) => v.clone(),
+        _ => "version not recorded".to_owned(),
+    };
+    let model = model_label(verdict.model.as_deref().unwrap_or_default());
+    Some(format!("agent {agent} ({version}), model {model}"))
+}
+
+/// Headers of the per-model table of a panel.
+pub(crate) const MODEL_HEADERS: [&str; 7] = [
+    "Model",
+    "Agent",
+    "Decision",
+    "Evidence",
+    "Δ (pts)",
+    "Interval",
+    "MDE (pts)",
+];
+
+/// One row per model of a panel.
+pub(crate) fn model_rows(panel: &PanelVerdict) -> Vec<Vec<String>> {
+    panel
+        .verdicts
+        .iter()
+        .map(|v| {
+            let delta = v.eval.as_ref().and_then(|e| e.delta);
+            vec![
+                model_label(v.model.as_deref().unwrap_or_default()).to_owned(),
+                v.agent.clone().unwrap_or_else(|| MISSING.to_owned()),
+                decision_word(v.decision).to_owned(),
+                v.evidence.map_or(MISSING, evidence_word).to_owned(),
+                delta.map_or_else(|| MISSING.to_owned(), |d| signed(d.point * 100.0)),
+                delta.map_or_else(|| MISSING.to_owned(), |d| points_bracket(&d)),
+                match v.mde_points {
+                    Some(Some(m)) => format!("{m:.1}"),
+                    _ => MISSING.to_owned(),
+                },
+            ]
+        })
+        .collect()
+}
+
+/// Headers of the transfer table.
+pub(crate) const TRANSFER_HEADERS: [&str; 6] = [
+    "Models",
+    "Tasks",
+    "Signs agree",
+    "Spearman ρ",
+    "ρ interval",
+    "Decisions",
+];
+
+/// One row per pair of models.
+pub(crate) fn transfer_rows(panel: &PanelVerdict) -> Vec<Vec<String>> {
+    panel
+        .transfer
+        .iter()
+        .map(|row| {
+            let t = &row.figures;
+            vec![
+                format!("{} / {}", model_label(&t.a), model_label(&t.b)),
+                t.tasks.to_string(),
+                t.sign_agreement
+                    .map_or_else(|| MISSING.to_owned(), |s| format!("{:.0}%", s * 100.0)),
+                t.spearman
+                    .map_or_else(|| MISSING.to_owned(), |r| signed_fixed(r, 2)),
+                match (t.spearman_lo, t.spearman_hi) {
+                    (Some(lo), Some(hi)) => {
+                        format!("[{}, {}]", signed_fixed(lo, 2), signed_fixed(hi, 2))
+                    }
+                    _ => MISSING.to_owned(),
+                },
+                if row.decisions_agree {
+                    "agree"
+                } else {
+                    "differ"
+                }
+                .to_owned(),
+            ]
+        })
+        .collect()
+}
+
+/// The panel's decision line: `all: skip`, or one decision per model.
+pub(crate) fn panel_line(panel: &PanelVerdict) -> String {
+    let policy = match panel.panel {
+        Panel::PerModel => "per-model",
+        Panel::All => "all",
+        Panel::Any => "any",
+    };
+    match panel.decision {
+        Some(d) => format!("{} (panel: {policy})", decision_word(d)),
+        None => {
+            let each: Vec<String> = panel
+                .verdicts
+                .iter()
+                .map(|v| {
+                    format!(
+                        "{} on {}",
+                        decision_word(v.decision),
+                        model_label(v.model.as_deref().unwrap_or_default())
+                    )
+                })
+                .collect();
+            format!("{} (panel: {policy})", each.join(", "))
+        }
+    }
+}
+
+/// The plain-text report of a run over several models: the panel, the models side by side,
+/// the transfer table, then each model's own report.
+pub fn panel_human(panel: &PanelVerdict) -> String {
+    let mut out = format!("Decision: {}\n\n", panel_line(panel));
+    out.push_str(&fixed_width(&MODEL_HEADERS, &model_rows(panel), 4));
+    out.push('\n');
+    out.push_str("Transfer\n");
+    out.push_str(&fixed_width(&TRANSFER_HEADERS, &transfer_rows(panel), 1));
+    out.push('\n');
+    for reason in &panel.reasons {
+        out.push_str(&format!("  - {reason}\n"));
+    }
+    for verdict in &panel.verdicts {
+        out.push_str(&format!(
+            "\n== {} ==\n",
+            model_label(verdict.model.as_deref().unwrap_or_default())
+        ));
+        out.push_str(&human(verdict));
+    }
+    out
+}
+
+/// The markdown report of a run over several models.
+pub fn panel_markdown(panel: &PanelVerdict) -> String {
+    let mut out = format!(
+        "### skillgate verdicts per model: {}\n\n",
+        markdown_escape(&panel_line(panel))
+    );
+    out.push_str(&markdown_table(&MODEL_HEADERS, &model_rows(panel), 4));
+    out.push_str("\n**Transfer**\n\n");
+    out.push_str(&markdown_table(&TRANSFER_HEADERS, &transfer_rows(panel), 1));
+    out.push('\n');
+    for reason in &panel.reasons {
+        out.push_str(&format!("- {}\n", markdown_escape(reason)));
+    }
+    for verdict in &panel.verdicts {
+        out.push_str(&format!(
+            "\n#### {}\n\n",
+            markdown_escape(model_label(verdict.model.as_deref().unwrap_or_default()))
+        ));
+        out.push_str(&markdown(verdict));
+    }
+    out
 }
 
 /// The evidence as the JSON contract spells it.

@@ -27,7 +27,7 @@ pub(crate) fn percentile_interval(
 }
 
 /// Type-7 quantile of sorted, non-empty data.
-fn quantile(sorted: &[f64], q: f64) -> f64 {
+pub(crate) fn quantile(sorted: &[f64], q: f64) -> f64 {
     let h = (sorted.len() - 1) as f64 * q.clamp(0.0, 1.0);
     let below = h.floor() as usize;
     let above = (below + 1).min(sorted.len() - 1);

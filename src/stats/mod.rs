@@ -14,6 +14,7 @@ mod mcnemar;
 pub mod power;
 mod rng;
 pub mod sequential;
+pub mod transfer;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -323,6 +324,49 @@ pub fn summarize(cells: &[CellRecord], options: &StatsOptions) -> Result<EvalSum
         rng_seed: options.rng_seed,
         environment: EnvironmentSummary::of(cells),
     })
+}
+
+/// The agent and model a journal's cells were measured with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Measured {
+    /// The agent kind (`claude-code`, `codex`, `command`, ...).
+    pub agent: String,
+    /// The model (empty when the agent chose).
+    pub model: String,
+}
+
+/// Summarises a journal per model, in the order the models first appear: one
+/// [`EvalSummary`] for each, computed as [`summarize`] would on that model's cells alone. A
+/// journal that mixes agents is refused.
+pub fn summarize_by_model(
+    cells: &[CellRecord],
+    options: &StatsOptions,
+) -> Result<Vec<(Measured, EvalSummary)>, StatsError> {
+    let first = cells.first().ok_or(StatsError::Empty)?;
+    let mut models: Vec<&str> = Vec::new();
+    for cell in cells {
+        if cell.agent != first.agent {
+            return Err(StatsError::Mixed {
+                field: "agent",
+                first: first.agent.clone(),
+                other: cell.agent.clone(),
+            });
+        }
+        if !models.contains(&cell.model.as_str()) {
+            models.push(&cell.model);
+        }
+    }
+    models
+        .into_iter()
+        .map(|model| {
+            let own: Vec<CellRecord> = cells.iter().filter(|c| c.model == model).cloned().collect();
+            let measured = Measured {
+                agent: first.agent.clone(),
+                model: model.to_owned(),
+            };
+            Ok((measured, summarize(&own, options)?))
+        })
+        .collect()
 }
 
 /// The value, or `None` with the reason recorded under the figure's JSON name.

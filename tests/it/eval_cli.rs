@@ -50,7 +50,14 @@ fn sequential_stops_once_the_verdict_is_settled() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("run");
     let out_str = out.display().to_string();
-    let args = eval_args(&out_str, &["--sequential", "--max-seeds", "4"]);
+    // Three tasks are enough under a policy that asks for three.
+    let config = dir.path().join("skillgate.toml");
+    std::fs::write(&config, "[verdict]\nmin-tasks = 3\n").expect("config");
+    let config_str = config.display().to_string();
+    let args = eval_args(
+        &out_str,
+        &["--sequential", "--max-seeds", "4", "--config", &config_str],
+    );
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let (code, stdout, stderr) = run(&args);
     assert_eq!(code, 0, "{stderr}");
@@ -64,6 +71,27 @@ fn sequential_stops_once_the_verdict_is_settled() {
     assert_eq!(journal.len(), 9, "{stderr}");
     assert!(journal.iter().all(|c| c["seed"] == 0));
     assert!(stderr.contains("seed round 1: InjectSettled"), "{stderr}");
+}
+
+#[test]
+fn sequential_with_fewer_tasks_than_min_tasks_settles_skip_at_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("run");
+    let out_str = out.display().to_string();
+    let args = eval_args(&out_str, &["--sequential", "--max-seeds", "4"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    // The skill wins every pair, but three tasks are fewer than the default ten: more seed
+    // rounds cannot add tasks, so the first round settles skip, and says why first.
+    assert!(stdout.contains("Decision: skip (basis: eval)"), "{stdout}");
+    assert!(
+        stdout.contains("  - evidence inconclusive: Δ rests on 3 tasks, fewer than the 10"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("no MDE: Δ rests on 3 tasks"), "{stdout}");
+    assert_eq!(cells(&out).len(), 9, "{stderr}");
+    assert!(stderr.contains("seed round 1: SkipSettled"), "{stderr}");
 }
 
 #[test]
@@ -251,7 +279,10 @@ fn shards_merged_report_what_one_machine_reports() {
     let cache = dir.path().join("cache");
     std::fs::write(
         &config,
-        format!("[eval]\ncache-dir = {:?}\n", cache.display().to_string()),
+        format!(
+            "[eval]\ncache-dir = {:?}\n\n[verdict]\nmin-tasks = 3\n",
+            cache.display().to_string()
+        ),
     )
     .expect("config");
     let whole = dir.path().join("whole");

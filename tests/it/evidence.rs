@@ -3,7 +3,7 @@
 
 use skillgate::eval::journal::CellRecord;
 use skillgate::stats::{StatsOptions, summarize};
-use skillgate::verdict::{Decision, Evidence, Verdict, VerdictPolicy, decide};
+use skillgate::verdict::{Decision, Evidence, Verdict, VerdictPolicy, decide, decision_for};
 
 use crate::synthetic::{from_counts, gain_at_attempt_two, twelve_tasks};
 
@@ -56,7 +56,7 @@ fn a_harmful_skill_is_harm() {
         evidence_reason(&v),
         "evidence harm: Δ's interval lies below zero"
     );
-    assert!(v.mde_points.is_some_and(|m| m > 0.0));
+    assert!(v.mde_points.flatten().is_some_and(|m| m > 0.0));
 }
 
 #[test]
@@ -90,17 +90,119 @@ fn no_effect_on_forty_tasks_is_no_benefit() {
 }
 
 #[test]
-fn all_wins_on_three_tasks_is_inconclusive() {
-    let v = verdict(&from_counts(3, &[(0, 3, 0), (0, 3, 0), (0, 3, 0)]));
-    // The inject rule is unchanged: the interval [+100, +100] decides inject ...
-    assert_eq!(v.decision, Decision::Inject);
-    // ... but three tasks are too few for the interval to mean much.
+fn all_wins_on_three_tasks_skip_as_inconclusive_without_an_mde() {
+    let v = verdict(&three_wins());
+    // The interval is [+100, +100], but three tasks are too few for it to mean much: the
+    // decision follows the evidence, and the first reason names it.
+    assert_eq!(v.decision, Decision::Skip);
     assert_eq!(v.evidence, Some(Evidence::Inconclusive));
     assert_eq!(
-        evidence_reason(&v),
+        v.reasons[0],
         "evidence inconclusive: Δ rests on 3 tasks, fewer than the 10 a task bootstrap needs \
          to cover well (`min-tasks`), whatever its interval says; run at least 10"
     );
+    // No MDE: not 0.0 (the spread of three identical wins), but null with the reason.
+    assert_eq!(v.mde_points, Some(None));
+    assert_eq!(
+        v.undefined["mde_points"],
+        "Δ rests on 3 tasks, fewer than `min-tasks` (10): too few to estimate the spread"
+    );
+    let json = serde_json::to_value(&v).unwrap();
+    assert!(json["mde_points"].is_null(), "{json}");
+    assert!(json["undefined"]["mde_points"].is_string(), "{json}");
+    // Read back, the null stays a null.
+    let back: Verdict = serde_json::from_value(json).unwrap();
+    assert_eq!(back.mde_points, Some(None));
+}
+
+#[test]
+fn a_lower_min_tasks_lets_the_same_wins_count() {
+    // The same three tasks under `min-tasks = 3`: the interval now decides, but three
+    // identical wins have no spread, so the MDE is still null.
+    let cells = from_counts(3, &[(0, 3, 0), (0, 3, 0), (0, 3, 0)]);
+    let summary = summarize(&cells, &StatsOptions::default()).unwrap();
+    let policy = VerdictPolicy {
+        min_tasks: 3,
+        ..VerdictPolicy::default()
+    };
+    let v = decide(&policy, &[], Some(&summary));
+    assert_eq!(v.evidence, Some(Evidence::Benefit));
+    assert_eq!(v.decision, Decision::Inject);
+    assert_eq!(v.mde_points, Some(None));
+    assert!(
+        v.undefined["mde_points"].contains("the observed spread is zero"),
+        "{:?}",
+        v.undefined
+    );
+    assert_eq!(
+        v.reasons[0],
+        "evidence benefit: Δ's interval lies above zero; the MDE cannot be estimated: every \
+         task differs by the same amount"
+    );
+}
+
+#[test]
+fn forty_tasks_with_a_real_gain_inject_on_benefit() {
+    let v = verdict(&forty_gain());
+    assert_eq!(v.evidence, Some(Evidence::Benefit));
+    assert_eq!(v.decision, Decision::Inject);
+    assert!(v.reasons[0].starts_with("evidence benefit: Δ's interval lies above zero"));
+    let delta = v.eval.as_ref().unwrap().delta.unwrap();
+    assert_eq!(delta.tasks, 40);
+    assert!(delta.lo > 0.0, "{delta:?}");
+    let mde = v
+        .mde_points
+        .flatten()
+        .expect("forty varied tasks estimate an MDE");
+    assert!(mde > 0.0 && mde < 20.0, "{mde}");
+    assert!(v.undefined.is_empty());
+}
+
+#[test]
+fn benefit_blocked_by_a_policy_check_leads_with_that_check() {
+    // Twelve tasks with a clear gain but a token limit the skill exceeds.
+    let summary = summarize(&twelve_tasks(), &StatsOptions::default()).unwrap();
+    let policy = VerdictPolicy {
+        max_token_overhead: Some(0.1),
+        ..VerdictPolicy::default()
+    };
+    let v = decide(&policy, &[], Some(&summary));
+    assert_eq!(v.evidence, Some(Evidence::Benefit));
+    assert_eq!(v.decision, Decision::Skip);
+    assert!(v.reasons[0].starts_with("tokens +"), "{:?}", v.reasons);
+    assert!(
+        v.reasons[0].contains("exceeding the limit of +10%"),
+        "{:?}",
+        v.reasons
+    );
+    assert!(
+        v.reasons[1].starts_with("evidence benefit"),
+        "{:?}",
+        v.reasons
+    );
+}
+
+#[test]
+fn the_decision_is_the_one_rule_over_every_evidence_state() {
+    for evidence in [
+        Evidence::Benefit,
+        Evidence::Harm,
+        Evidence::NoBenefit,
+        Evidence::Inconclusive,
+    ] {
+        for blocked in [false, true] {
+            let expected = if evidence == Evidence::Benefit && !blocked {
+                Decision::Inject
+            } else {
+                Decision::Skip
+            };
+            assert_eq!(
+                decision_for(evidence, blocked),
+                expected,
+                "{evidence:?} {blocked}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -111,7 +213,7 @@ fn a_clear_gain_on_twelve_tasks_is_benefit_with_its_mde() {
     let delta = v.eval.as_ref().unwrap().delta.unwrap();
     // The MDE is the interval's half-width scaled for 80% power (2.80 / 1.96).
     let expected = (delta.hi - delta.lo) / 2.0 * (1.0 + 0.841_621 / 1.959_964) * 100.0;
-    let mde = v.mde_points.unwrap();
+    let mde = v.mde_points.flatten().unwrap();
     assert!((mde - expected).abs() < 1e-3, "{mde} against {expected}");
     assert!(evidence_reason(&v).starts_with("evidence benefit: Δ's interval lies above zero"));
 }
@@ -129,7 +231,7 @@ fn a_wide_interval_says_how_many_tasks_would_settle_it() {
         .collect();
     let v = verdict(&from_counts(3, &rows));
     assert_eq!(v.evidence, Some(Evidence::Inconclusive));
-    let mde = v.mde_points.unwrap();
+    let mde = v.mde_points.flatten().unwrap();
     let tasks = (12.0 * (mde / 5.0_f64).powi(2)).floor() as u32 + 1;
     let reason = evidence_reason(&v);
     assert!(
@@ -146,6 +248,8 @@ fn a_static_verdict_claims_no_evidence() {
     assert_eq!((v.evidence, v.mde_points), (None, None));
     let json = serde_json::to_value(&v).unwrap();
     assert!(json.get("evidence").is_none());
+    assert!(json.get("mde_points").is_none());
+    assert!(json.get("undefined").is_none());
 }
 
 #[test]
@@ -260,4 +364,89 @@ fn a_delta_inside_the_aa_noise_floor_is_called_so() {
     let plain = verdict(&from_counts(3, &rows));
     assert!(plain.eval.unwrap().aa.is_none());
     assert!(!plain.reasons.iter().any(|r| r.contains("A/A")));
+}
+
+/// Three tasks × 3 seeds where the skill wins every pair.
+fn three_wins() -> Vec<CellRecord> {
+    from_counts(3, &[(0, 3, 0), (0, 3, 0), (0, 3, 0)])
+}
+
+/// Forty tasks × 3 seeds with a real gain: the skill adds a pass on three tasks in four, and
+/// one task in eight loses one; the length control does as no skill.
+fn forty_gain() -> Vec<CellRecord> {
+    let rows: Vec<(u32, u32, u32)> = (0..40_u32)
+        .map(|i| {
+            let c0 = 1 + i % 2;
+            let c1 = match i % 8 {
+                7 => c0 - 1,
+                0 | 4 => c0,
+                _ => c0 + 1,
+            };
+            (c0, c1, c0)
+        })
+        .collect();
+    from_counts(3, &rows)
+}
+
+/// The verdict in every format the project writes: the report's (human, markdown, JSON,
+/// HTML) and the check's (human, concise, GitHub annotations, SARIF's verdict property).
+fn every_format(name: &str, v: &Verdict) {
+    use skillgate::render::{Format, Report, Style, Summary, html, render, verdict_text};
+    use skillgate::skill::Skill;
+
+    insta::assert_json_snapshot!(format!("{name}_json"), v);
+    insta::assert_snapshot!(format!("{name}_human"), verdict_text::human(v));
+    insta::assert_snapshot!(format!("{name}_markdown"), verdict_text::markdown(v));
+    let page = html::page(v, "inventory-conventions on example/shop");
+    let start = page.find("<h1").expect("a heading");
+    let end = page.find("<h2>Reasons</h2>").expect("a reasons heading");
+    insta::assert_snapshot!(format!("{name}_html_head"), &page[start..end]);
+
+    let path = crate::support::root().join("fixtures/skills/inventory-conventions/SKILL.md");
+    let skill = Skill::load(&path).unwrap();
+    let report = || Report {
+        skill: &skill,
+        summary: Summary::of(&skill),
+        findings: Vec::new(),
+        verdict: Some(v.clone()),
+        project: None,
+    };
+    let style = Style {
+        color: false,
+        width: 100,
+        rules_doc: None,
+    };
+    let root = crate::support::root().display().to_string();
+    let out = |format| render(format, &[report()], style).replace(&root, "ROOT");
+    insta::assert_snapshot!(format!("{name}_check_human"), out(Format::Human));
+    insta::assert_snapshot!(format!("{name}_check_concise"), out(Format::Concise));
+    insta::assert_snapshot!(format!("{name}_check_github"), out(Format::Github));
+    insta::assert_snapshot!(format!("{name}_check_markdown"), out(Format::Markdown));
+    let sarif: serde_json::Value = serde_json::from_str(&out(Format::Sarif)).unwrap();
+    let verdicts = &sarif["runs"][0]["properties"]["verdicts"][0]["verdict"];
+    assert_eq!(
+        verdicts,
+        &serde_json::to_value(v).unwrap(),
+        "SARIF carries the verdict as is"
+    );
+}
+
+#[test]
+fn three_wins_skip_as_inconclusive_in_every_format() {
+    let v = verdict(&three_wins());
+    assert_eq!(
+        (v.decision, v.evidence),
+        (Decision::Skip, Some(Evidence::Inconclusive))
+    );
+    every_format("three_wins", &v);
+}
+
+#[test]
+fn forty_tasks_with_a_gain_inject_in_every_format() {
+    let v = verdict(&forty_gain());
+    assert_eq!(
+        (v.decision, v.evidence),
+        (Decision::Inject, Some(Evidence::Benefit))
+    );
+    every_format("forty_gain", &v);
 }

@@ -744,6 +744,9 @@ async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
     )
     .unwrap();
     let agent = wrapper.display().to_string();
+    // The fixture has three tasks: a policy that asks for three lets them decide.
+    let config = bin.path().join("skillgate.toml");
+    std::fs::write(&config, "[verdict]\nmin-tasks = 3\n").unwrap();
     let run = gate(
         &root(),
         Some(&server.uri()),
@@ -752,6 +755,8 @@ async fn with_eval_the_verdict_and_its_tables_come_from_the_evaluation() {
             "fixtures/skills/inventory-conventions",
             "--repo",
             "fixtures/repos/inventory",
+            "--config",
+            config.to_str().unwrap(),
             "--github",
             "--eval",
             "--tasks",

@@ -19,6 +19,7 @@ mod inputs;
 mod knowledge;
 mod mine;
 mod packs;
+mod panel;
 mod precision;
 mod project;
 mod rules;

@@ -3,7 +3,7 @@
 use skillgate::finding::Severity;
 use skillgate::stats::sequential::{SequentialError, SequentialPlan, Step};
 use skillgate::stats::{StatsOptions, summarize};
-use skillgate::verdict::{Decision, VerdictPolicy, decide_sequential};
+use skillgate::verdict::{Decision, Evidence, VerdictPolicy, decide_sequential};
 
 use crate::synthetic::{four_tasks, from_counts};
 use crate::verdict::finding;
@@ -42,10 +42,39 @@ fn a_clear_loss_settles_skip_before_the_last_look() {
     );
 }
 
+/// Twelve tasks × 3 seeds with a small noisy gain: Δ's interval straddles zero.
+fn open_twelve() -> Vec<skillgate::eval::journal::CellRecord> {
+    let rows: Vec<(u32, u32, u32)> = (0..12_u32)
+        .map(|i| match i % 4 {
+            0 => (1, 3, 1),
+            1 => (2, 0, 2),
+            2 => (1, 2, 1),
+            _ => (2, 2, 2),
+        })
+        .collect();
+    from_counts(3, &rows)
+}
+
+#[test]
+fn too_few_tasks_settle_skip_at_the_first_look() {
+    // Four tasks where the skill always wins: more seed rounds add pairs, never tasks, so
+    // the evidence stays inconclusive and the one rule can never inject.
+    let cells = from_counts(1, &[(0, 1, 0); 4]);
+    let plan = SequentialPlan::new(3, 0.95).unwrap();
+    let options = plan.options_at(1, &StatsOptions::default()).unwrap();
+    let summary = summarize(&cells, &options).unwrap();
+    let look = decide_sequential(&VerdictPolicy::default(), &[], &summary, &plan, 1).unwrap();
+    assert_eq!(look.step, Step::SkipSettled);
+    assert_eq!(look.verdict.decision, Decision::Skip);
+    assert_eq!(look.verdict.evidence, Some(Evidence::Inconclusive));
+    assert!(look.verdict.reasons[0].starts_with("evidence inconclusive: Δ rests on 4 tasks"));
+    assert_eq!(look.verdict.mde_points, Some(None));
+}
+
 #[test]
 fn an_open_interval_continues_until_the_last_look() {
     let plan = SequentialPlan::new(3, 0.95).unwrap();
-    let cells = four_tasks();
+    let cells = open_twelve();
     assert_eq!(look(&cells, &[], &plan, 1).0, Step::Continue);
     assert_eq!(look(&cells, &[], &plan, 2).0, Step::Continue);
     assert_eq!(
@@ -57,9 +86,9 @@ fn an_open_interval_continues_until_the_last_look() {
 
 #[test]
 fn a_flat_estimate_stops_for_futility_from_the_second_look() {
-    // Eight tasks, two seeds: the skill wins four tasks and loses four, Δ = 0 exactly.
-    let rows: Vec<(u32, u32, u32)> = (0..8)
-        .map(|i| if i < 4 { (0, 2, 0) } else { (2, 0, 2) })
+    // Sixteen tasks, two seeds: the skill wins eight tasks and loses eight, Δ = 0 exactly.
+    let rows: Vec<(u32, u32, u32)> = (0..16)
+        .map(|i| if i < 8 { (0, 2, 0) } else { (2, 0, 2) })
         .collect();
     let cells = from_counts(2, &rows);
     let plan = SequentialPlan::new(4, 0.95).unwrap();

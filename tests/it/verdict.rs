@@ -81,12 +81,14 @@ fn a_clear_content_gain_injects_with_figures_in_the_reasons() {
     let s = summary(&twelve_tasks());
     let v = decide(&VerdictPolicy::default(), &[], Some(&s));
     assert_eq!((v.decision, v.basis), (Decision::Inject, Basis::Eval));
+    // The evidence that decided comes first, then the figures.
+    assert!(v.reasons[0].starts_with("evidence benefit: Δ's interval lies above zero"));
     // Δ = 12/36 = +33.3 pts, interval [0.111, 0.556] from the bootstrap reference.
     assert_eq!(
-        v.reasons[0],
+        v.reasons[1],
         "gain +33.3 pts [+11.1, +55.6] on 12 tasks × 3 seeds"
     );
-    assert!(v.reasons[1].starts_with(
+    assert!(v.reasons[2].starts_with(
         "the skill's content beats an equally long irrelevant text: ΔContent +36.1 [+22.2, +50.0]"
     ));
     assert!(
@@ -119,9 +121,10 @@ fn an_interval_including_zero_skips() {
     let s = summary(&four_tasks());
     let v = decide(&VerdictPolicy::default(), &[], Some(&s));
     assert_eq!(v.decision, Decision::Skip);
-    // Δ = 1/12 = +8.3 pts, interval [-0.25, 0.5].
+    // Four tasks: the evidence decides first; Δ = 1/12 = +8.3 pts, interval [-0.25, 0.5].
+    assert!(v.reasons[0].starts_with("evidence inconclusive: Δ rests on 4 tasks"));
     assert_eq!(
-        v.reasons[0],
+        v.reasons[1],
         "no clear gain: +8.3 pts [\u{2212}25.0, +50.0] on 4 tasks × 3 seeds; the interval includes zero"
     );
 }
@@ -155,14 +158,15 @@ fn strict_content_requires_the_content_interval_above_zero() {
     assert!(content.point > 0.0 && content.lo <= 0.0);
     let lenient = decide(&VerdictPolicy::default(), &[], Some(&s));
     assert_eq!(lenient.decision, Decision::Inject);
-    assert!(lenient.reasons[1].contains(", an interval that includes zero; ΔLength"));
+    assert!(lenient.reasons[2].contains(", an interval that includes zero; ΔLength"));
     let strict = VerdictPolicy {
         strict_content: true,
         ..VerdictPolicy::default()
     };
     let v = decide(&strict, &[], Some(&s));
     assert_eq!(v.decision, Decision::Skip);
-    assert!(v.reasons[1].starts_with("an equally long irrelevant text explains the gain"));
+    // Benefit, blocked by the content check: the failed check leads.
+    assert!(v.reasons[0].starts_with("an equally long irrelevant text explains the gain"));
 }
 
 #[test]
@@ -208,7 +212,7 @@ fn a_missing_length_control_is_not_claimed_as_content() {
         .collect();
     let v = decide(&VerdictPolicy::default(), &[], Some(&summary(&cells)));
     assert_eq!(v.decision, Decision::Skip);
-    assert!(v.reasons[1].contains("not compared with an equally long irrelevant text"));
+    assert!(v.reasons[0].contains("not compared with an equally long irrelevant text"));
 }
 
 #[test]
@@ -230,6 +234,7 @@ fn policy_reads_from_the_verdict_table() {
             strict_content: true,
             worthwhile_gain_points: 3.0,
             min_tasks: 20,
+            panel: skillgate::verdict::Panel::PerModel,
         }
     );
     let empty: File = toml::from_str("[verdict]\n").unwrap();

@@ -59,6 +59,7 @@ pub fn options(backend: Backend, out: &Path, agent_args: &str) -> EvalOptions {
         agent: AgentKind::Command,
         agent_cmd: Some(cmd.trim_end().to_owned()),
         model: None,
+        models: Vec::new(),
         seeds: 1,
         attempts: 1,
         conditions: vec![Condition::C0, Condition::C1],
