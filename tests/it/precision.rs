@@ -277,3 +277,98 @@ fn a_skill_outside_every_targets_discovery_folders_gets_a_note() {
         ""
     );
 }
+
+/// The code and severity of every finding of a check, as `CODE severity message`.
+fn coded(path: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["check", path, "-f", "json", "--fail-on", "never"];
+    args.extend_from_slice(extra);
+    let (_, out, err) = run(&args);
+    let json: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {}",
+                f["code"].as_str().unwrap_or_default(),
+                f["severity"].as_str().unwrap_or_default(),
+                f["message"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn paths_that_are_not_this_skills_files_are_not_reported_missing() {
+    let found = coded("fixtures/precision/not-this-skills-paths", &[]);
+    let structure: Vec<&String> = found.iter().filter(|f| f.starts_with("SG50")).collect();
+    assert_eq!(
+        structure,
+        [
+            "SG501 warning `references/checklist.md` does not exist in the skill folder",
+            "SG504 info the folder `drafts/` (2 files) is not linked or named from SKILL.md",
+        ],
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_placeholder_the_targets_do_not_expand_is_a_note_when_the_file_exists() {
+    let found = coded(
+        "fixtures/precision/placeholders",
+        &["--target", "claude-code", "--select", "SG501,SG502"],
+    );
+    assert_eq!(
+        found,
+        [
+            "SG501 info `{baseDir}` in `{baseDir}/references/style.md` is not expanded by Claude Code"
+        ]
+    );
+    // A placeholder before a missing file stays what it was.
+    let missing = coded(
+        "fixtures/precision/placeholder-missing",
+        &["--target", "claude-code", "--select", "SG501"],
+    );
+    assert!(
+        missing.iter().all(|f| f.starts_with("SG501 error")),
+        "{missing:#?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_entry_is_one_finding_and_the_rest_is_checked() {
+    use super::support::{manifest, tree};
+    let dir = tree(&[
+        (
+            "s/SKILL.md",
+            &manifest("s", "See [the guide](references/gone.md).\nNever guess.\n"),
+        ),
+        ("s/references/ok.md", "# Ok\n"),
+    ]);
+    let s = dir.path().join("s");
+    std::os::unix::fs::symlink("b.md", s.join("a.md")).expect("symlink");
+    std::os::unix::fs::symlink("a.md", s.join("b.md")).expect("symlink");
+    std::os::unix::fs::symlink("nowhere.md", s.join("references/dangling.md")).expect("symlink");
+    let path = s.to_string_lossy().into_owned();
+    let found = coded(&path, &["--select", "SG501,SG508"]);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert_eq!(
+        found[0],
+        "SG501 error `references/gone.md` does not exist in the skill folder"
+    );
+    assert!(
+        found[1].starts_with("SG508 warning `a.md` cannot be read: "),
+        "{found:#?}"
+    );
+    assert!(
+        found[2].starts_with("SG508 warning `b.md` cannot be read: "),
+        "{found:#?}"
+    );
+    assert!(
+        found[3].starts_with("SG508 warning `references/dangling.md` cannot be read: "),
+        "{found:#?}"
+    );
+}
