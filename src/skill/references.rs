@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::path::{Component, Path, PathBuf};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -73,6 +74,10 @@ pub enum Target {
     Missing(String),
     /// A relative path that climbs out of the skill folder.
     Outside(String),
+    /// A path outside the skill folder that names a file or folder of the repository the
+    /// skill is checked in (relative to the file, then to the repository's root), by its
+    /// path from the repository's root.
+    Repository(String),
 }
 
 impl Target {
@@ -81,7 +86,7 @@ impl Target {
         match self {
             Target::File(_) | Target::Folder(_) => true,
             Target::Glob(_, files) => !files.is_empty(),
-            Target::Missing(_) | Target::Outside(_) => false,
+            Target::Missing(_) | Target::Outside(_) | Target::Repository(_) => false,
         }
     }
 }
@@ -147,11 +152,16 @@ impl References {
     /// Collect and resolve every mention of `skill`, then walk from SKILL.md. `placeholders`
     /// are those the skill's targets expand to its folder (see `crate::targets`); a mention
     /// that starts with another known placeholder says so in [`Mention::unexpanded`].
-    pub fn of(skill: &Skill, placeholders: &[&str]) -> References {
+    /// `repository` is the repository the skill is checked in, if any: a path that the skill
+    /// folder does not hold is looked up there (the one place the resolver reads the disk).
+    pub fn of(skill: &Skill, placeholders: &[&str], repository: Option<&Path>) -> References {
         let docs = docs(skill);
         let mut mentions = Vec::new();
         for (index, d) in docs.iter().enumerate() {
             collect(skill, placeholders, index, d, &mut mentions);
+        }
+        if let Some(repository) = repository {
+            in_repository(skill, &docs, repository, &mut mentions);
         }
         let reach = walk(skill, &docs, &mentions);
         References { mentions, reach }
@@ -161,6 +171,70 @@ impl References {
     pub fn in_doc(&self, doc: usize) -> impl Iterator<Item = &Mention> {
         self.mentions.iter().filter(move |m| m.doc == doc)
     }
+}
+
+/// Look the mentions the skill folder does not hold up in the repository: from the
+/// mentioning file's folder, then from the repository's root. Paths behind a placeholder
+/// stand for the skill folder and stay as they are.
+fn in_repository(skill: &Skill, docs: &[Doc<'_>], repository: &Path, mentions: &mut [Mention]) {
+    let (Ok(repo), Ok(root)) = (repository.canonicalize(), skill.root.canonicalize()) else {
+        return;
+    };
+    // A skill folder reached through a link is read from where it is linked, then from
+    // where it lies.
+    let linked = std::path::absolute(&skill.root)
+        .ok()
+        .filter(|p| p.starts_with(&repo) && *p != root);
+    for m in mentions.iter_mut() {
+        let missing = matches!(m.target, Target::Missing(_) | Target::Outside(_))
+            || matches!(&m.target, Target::Glob(_, files) if files.is_empty());
+        if !missing || strip_placeholder(skill, &m.written).is_some() || m.written.contains('*') {
+            continue;
+        }
+        let written = m.written.replace('\\', "/");
+        let dir = docs[m.doc].dir;
+        let bases = linked
+            .iter()
+            .map(|l| l.join(dir))
+            .chain([root.join(dir), repo.clone()]);
+        for base in bases {
+            let base = base.as_path();
+            let Some(found) = lexical_join(base, &written) else {
+                continue;
+            };
+            let inside =
+                found.starts_with(&root) || linked.as_ref().is_some_and(|l| found.starts_with(l));
+            if !found.starts_with(&repo) || inside || !found.exists() {
+                continue;
+            }
+            let rel = found.strip_prefix(&repo).unwrap_or(&found);
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            m.target = Target::Repository(rel.join("/"));
+            break;
+        }
+    }
+}
+
+/// `base` joined with a relative `path`, `..` and `.` applied without touching the disk;
+/// `None` for an absolute path or one that climbs above the file system's root.
+fn lexical_join(base: &Path, path: &str) -> Option<PathBuf> {
+    let mut out = base.to_path_buf();
+    for comp in Path::new(path).components() {
+        match comp {
+            Component::Normal(p) => out.push(p),
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::CurDir => {}
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The known placeholder `path` starts with that none of `placeholders` (the targets') is.

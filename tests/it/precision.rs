@@ -372,3 +372,114 @@ fn an_unreadable_entry_is_one_finding_and_the_rest_is_checked() {
         "{found:#?}"
     );
 }
+
+/// A repository that keeps its own skills: one in `.claude/skills` that links the
+/// repository's tests and scripts and links its `tools` folder to the repository's scripts,
+/// the same skill linked again from `.agents/skills`, and a pack skill under `packs/skills`
+/// with the same link.
+#[cfg(unix)]
+fn repository_with_skills() -> tempfile::TempDir {
+    use super::support::{manifest, tree};
+    let body = "Read [the API test](../../../tests/api.spec.ts) before changing a route.\n\
+                Run `scripts/regen-oas.sh` after every change, or `tools/regen-oas.sh`.\n\
+                Never edit `openapi.json` by hand.\n";
+    let dir = tree(&[
+        ("README.md", "# Service\n"),
+        ("scripts/regen-oas.sh", "#!/bin/sh\necho regen\n"),
+        ("tests/api.spec.ts", "test('api', () => {});\n"),
+        (".claude/skills/api/SKILL.md", &manifest("api", body)),
+        (
+            "packs/skills/api-pack/SKILL.md",
+            &manifest("api-pack", body),
+        ),
+    ]);
+    std::fs::create_dir(dir.path().join(".git")).expect(".git");
+    std::os::unix::fs::symlink(
+        "../../../scripts",
+        dir.path().join(".claude/skills/api/tools"),
+    )
+    .expect("symlink");
+    std::fs::create_dir_all(dir.path().join(".agents/skills")).expect("mkdir");
+    std::os::unix::fs::symlink(
+        "../../.claude/skills/api",
+        dir.path().join(".agents/skills/api"),
+    )
+    .expect("symlink");
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn a_skill_kept_in_its_repository_may_link_the_repositorys_files() {
+    use super::support::run_in;
+    let dir = repository_with_skills();
+    let (code, out, err) = run_in(
+        dir.path(),
+        &[
+            "check",
+            ".claude/skills/api",
+            "--repo",
+            ".",
+            "-f",
+            "json",
+            "--select",
+            "SG5",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let codes: Vec<&str> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert!(
+        codes.iter().all(|c| *c == "SG504" || *c == "SG507"),
+        "{out}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pack_skill_linking_the_repository_gets_a_warning_and_linked_skills_are_checked_once() {
+    use super::support::run_in;
+    let dir = repository_with_skills();
+    let (_, out, err) = run_in(
+        dir.path(),
+        &[
+            "check",
+            "packs",
+            "--repo",
+            ".",
+            "-f",
+            "json",
+            "--select",
+            "SG501,SG502",
+        ],
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let found: Vec<String> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| format!("{} {} {}", f["code"], f["severity"], f["message"]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "\"SG501\" \"warning\" \"`../../../tests/api.spec.ts` is a file of the repository (`tests/api.spec.ts`), outside the skill folder\"",
+            "\"SG502\" \"warning\" \"`scripts/regen-oas.sh` is a file of the repository (`scripts/regen-oas.sh`), outside the skill folder\"",
+        ],
+        "{out}"
+    );
+    // The whole repository: the linked `.agents/skills/api` is the same skill, checked once.
+    let (code, out, err) = run_in(dir.path(), &["check", ".", "--repo", ".", "-f", "concise"]);
+    assert_ne!(code, 2, "{out}{err}");
+    let api = out
+        .lines()
+        .filter(|l| l.contains("skills/api/SKILL.md: verdict "))
+        .count();
+    assert_eq!(api, 1, "{out}");
+}

@@ -40,7 +40,12 @@ pub const BROKEN_LINK: Rule = Rule {
            stand for the user's document, and paths the line says to create or names as the \
            user's project's or new skill's. A broken link in a file written for people \
            (CHANGELOG, LICENSE, a README beside SKILL.md, CONTRIBUTING), which no agent is sent \
-           to, is a warning.",
+           to, is a warning. Checked inside a repository (`--repo`, `gate`), a link the skill \
+           folder does not hold is looked up in the repository, from the file's folder and then \
+           from the root: for a skill kept in one of the repository's skill folders \
+           (`.claude/skills/<name>`, `.agents/skills/<name>`, `.github/skills/<name>`, ...) it \
+           is no finding; for a skill elsewhere (a pack's `skills/<name>`), which is copied when \
+           installed, it is a warning. SG502 does the same for paths.",
     why: "An agent that follows a dead link wastes a turn and proceeds without the guidance \
           the author meant; a link outside the folder breaks once the skill is installed.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide](references/style.md) first.\n",
@@ -64,6 +69,19 @@ pub const BROKEN_LINK: Rule = Rule {
                 continue;
             }
             let message = match &m.target {
+                Target::Repository(rel) => {
+                    if kept_for_the_repository(cx) {
+                        continue;
+                    }
+                    out.report(
+                        d.source,
+                        m.span.clone(),
+                        format!("`{}` is a file of the repository (`{rel}`), outside the skill folder", m.written),
+                    )
+                    .severity(Severity::Warning)
+                    .help("the link breaks once the skill is installed elsewhere: copy the file into the skill folder, or link it by URL");
+                    continue;
+                }
                 // A target without an extension that names nothing is a wiki page or a
                 // route (`internal-wiki/runbook`), not a file of the skill.
                 Target::Missing(rel) if !has_extension(rel) => continue,
@@ -82,6 +100,36 @@ pub const BROKEN_LINK: Rule = Rule {
         }
     },
 };
+
+/// Whether the skill lives in one of the repository's own skill folders
+/// (`.claude/skills/<name>`, `.agents/skills/<name>`, `.github/skills/<name>`, ... at any
+/// depth), where it is used in place: its links to the repository's files hold. A skill
+/// elsewhere in the repository (a pack's `skills/<name>`) is copied when installed.
+pub fn kept_for_the_repository(cx: &Context<'_>) -> bool {
+    let Some(rel) = skill_in_repository(cx) else {
+        return false;
+    };
+    let parent = rel.rsplit_once('/').map_or("", |(p, _)| p);
+    let parent = format!("{parent}/");
+    targets::CLIENTS
+        .iter()
+        .flat_map(|c| c.discovery)
+        .filter(|d| !d.starts_with('~') && !d.starts_with('<'))
+        .any(|d| parent == *d || parent.ends_with(&format!("/{d}")))
+}
+
+/// The skill folder's path from the root of the repository it is checked in.
+fn skill_in_repository(cx: &Context<'_>) -> Option<String> {
+    let project = cx.project?;
+    let skill = std::path::absolute(&cx.skill.root).ok()?;
+    let repo = std::path::absolute(&project.root).ok()?;
+    let rel = skill.strip_prefix(&repo).ok()?;
+    let rel: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(rel.join("/")).filter(|r| !r.is_empty())
+}
 
 /// A file written for people, which no agent is sent to: a changelog, a licence, a README
 /// beside SKILL.md, contribution notes. A broken link there misleads a reader, not the agent.
@@ -160,6 +208,18 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
             .iter()
             .filter(|m| m.form == Form::Path && !m.foreign)
         {
+            if let Target::Repository(rel) = &m.target {
+                if !kept_for_the_repository(cx) && !seen.contains(&(m.doc, m.span.start)) {
+                    seen.push((m.doc, m.span.start));
+                    out.report(
+                        docs[m.doc].source,
+                        m.span.clone(),
+                        format!("`{}` is a file of the repository (`{rel}`), outside the skill folder", m.written),
+                    )
+                    .help("the path breaks once the skill is installed elsewhere: bundle the file in the skill folder");
+                }
+                continue;
+            }
             if !matches!(m.target, Target::Missing(_)) && m.unexpanded.is_none() {
                 continue;
             }
