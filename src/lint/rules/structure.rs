@@ -516,12 +516,17 @@ pub const UNCLOSED_CODE_FENCE: Rule = Rule {
             for block in d.doc.code_blocks.iter().filter(|b| !b.closed) {
                 let open = d.source.line_range(d.source.line_index(block.range.start));
                 let (at, fence) = closing_fence(&d.source.text, block.range.start);
+                // Inside a blockquote or a list item the closing line needs the container's
+                // markers too: offered, never applied by `--fix` alone.
+                let contained = !d.source.text[open.start..block.range.start]
+                    .trim()
+                    .is_empty();
                 out.report(d.source, open, "this code fence is never closed")
                     .help("close it with a matching fence line")
                     .fix(
                         d.source,
                         "close the code fence at the end of its section",
-                        true,
+                        !contained,
                         vec![(at..at, fence)],
                     );
             }
@@ -531,6 +536,12 @@ pub const UNCLOSED_CODE_FENCE: Rule = Rule {
 
 static BACKSLASH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:[A-Za-z0-9_.-]+\\)+[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,5}(?-u:\b)")
+        .expect("valid regex")
+});
+
+/// A line written for Windows users.
+static WINDOWS_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:windows|powershell|cmd(?:\.exe)?|wsl|explorer|registry)\b")
         .expect("valid regex")
 });
 
@@ -627,7 +638,10 @@ pub const BACKSLASH_PATH: Rule = Rule {
     severity: Severity::Warning,
     summary: "A path uses backslashes",
     what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose, \
-           except on a line that shows them as what to avoid (\"✗\", \"Avoid:\", \"Bad:\").",
+           except on a line that shows them as what to avoid (\"✗\", \"Avoid:\", \"Bad:\"), a \
+           path on a Windows drive or share (`C:\\Users\\name\\...`, `%APPDATA%\\x`) and a \
+           line written for Windows users (\"Windows\", \"PowerShell\", \"cmd\"). Code blocks \
+           are never read, so the fix never rewrites them.",
     why: "Agents run on Unix-like systems where backslashes are not separators; the path \
           does not resolve.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts\\format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
@@ -647,8 +661,16 @@ pub const BACKSLASH_PATH: Rule = Rule {
                 for m in BACKSLASH.find_iter(&text[range.clone()]) {
                     let span = range.start + m.start()..range.start + m.end();
                     let line = d.source.line_range(d.source.line_index(span.start));
-                    let illustration = HYPOTHETICAL.is_match(&text[line].to_ascii_lowercase());
-                    if seen.contains(&span.start) || illustration {
+                    let lowered = text[line.clone()].to_ascii_lowercase();
+                    let illustration = HYPOTHETICAL.is_match(&lowered);
+                    // A path on a Windows drive or share (`C:\Users\name\...`,
+                    // `%APPDATA%\x`, `\\server\x`), or on a line written for Windows users,
+                    // is a Windows path on purpose.
+                    let before = &text[line.start..span.start];
+                    let windows = before.ends_with('\\')
+                        || before.ends_with('%')
+                        || WINDOWS_LINE.is_match(&lowered);
+                    if seen.contains(&span.start) || illustration || windows {
                         continue;
                     }
                     seen.push(span.start);
