@@ -21,6 +21,8 @@ pub(super) struct FixedFile {
     pub applied: Vec<String>,
     /// One line per fix left out because it overlapped another.
     pub skipped: Vec<String>,
+    /// One line per fix refused because it would damage the file, with the reason.
+    pub refused: Vec<String>,
 }
 
 /// Apply the fixes of `findings` (safe ones, and the others with `unsafe_fixes`) to the
@@ -48,18 +50,42 @@ pub(super) fn plan<'a>(
             action: "read",
             source,
         })?;
-        let spans: Vec<_> = edits
-            .iter()
-            .map(|(f, i)| {
-                let edit = &f.fix.as_ref().map(|fx| &fx.edits[*i]);
-                edit.map_or((0..0, ""), |e| (e.location.span.clone(), e.text.as_str()))
-            })
-            .collect();
-        let (after, skipped_edits) = fix::apply(&before, &spans);
+        fn span_of<'f>((f, i): &(&'f Finding, usize)) -> (std::ops::Range<usize>, &'f str) {
+            let edit = f.fix.as_ref().map(|fx| &fx.edits[*i]);
+            edit.map_or((0..0, ""), |e| (e.location.span.clone(), e.text.as_str()))
+        }
         let label = |f: &Finding| {
             let description = f.fix.as_ref().map_or("", |fx| fx.description.as_str());
             format!("{} {description} (line {})", f.code, f.location.line)
         };
+        // Each finding's fix joins the others only when the file re-read with it keeps its
+        // structure (see `fix::damage`); a fix that would damage it is refused.
+        let mut kept: Vec<usize> = Vec::new();
+        let mut refused: Vec<String> = Vec::new();
+        let mut k = 0;
+        while k < edits.len() {
+            let finding = edits[k].0;
+            let mut end = k;
+            while end < edits.len() && std::ptr::eq(edits[end].0, finding) {
+                end += 1;
+            }
+            let trial: Vec<usize> = kept.iter().copied().chain(k..end).collect();
+            let spans: Vec<_> = trial.iter().map(|&j| span_of(&edits[j])).collect();
+            let (after, _) = fix::apply(&before, &spans);
+            match fix::damage(&before, &after, finding.code == "SG505") {
+                None => kept = trial,
+                Some(why) => {
+                    let line = format!("{}: {why}", label(finding));
+                    if !refused.contains(&line) {
+                        refused.push(line);
+                    }
+                }
+            }
+            k = end;
+        }
+        let edits: Vec<(&Finding, usize)> = kept.iter().map(|&j| edits[j]).collect();
+        let spans: Vec<_> = edits.iter().map(span_of).collect();
+        let (after, skipped_edits) = fix::apply(&before, &spans);
         let mut applied: Vec<String> = Vec::new();
         let mut skipped: Vec<String> = Vec::new();
         for (k, (f, _)) in edits.iter().enumerate() {
@@ -79,6 +105,7 @@ pub(super) fn plan<'a>(
             after,
             applied,
             skipped,
+            refused,
         });
     }
     Ok(out)
@@ -108,6 +135,9 @@ pub(super) fn write(files: &[FixedFile]) -> Result<(), Error> {
         }
     }
     for f in files {
+        for line in &f.refused {
+            eprintln!("not fixed {}: {line}", f.path.display());
+        }
         for line in &f.skipped {
             eprintln!(
                 "not fixed {}: {line}: it overlaps another fix; run again",

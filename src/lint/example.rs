@@ -10,6 +10,9 @@
 //! `==> @repo/package.json <==` is written at the repository root, next to the skill
 //! folder. An example with such files is checked against the scanned repository, so the
 //! project rules (SG4xx) can show what they compare.
+//!
+//! A marker `==> a.md -> b.md <==` writes a symbolic link `a.md` to `b.md` (relative to the
+//! link's folder; on Unix), for the rules about entries that cannot be read.
 
 use std::path::Path;
 
@@ -81,6 +84,17 @@ impl Example {
             } else {
                 root.join(rel)
             };
+            if let Some((link, target)) = rel.split_once(" -> ") {
+                let link = root.join(link);
+                if let Some(dir) = link.parent() {
+                    std::fs::create_dir_all(dir)?;
+                }
+                #[cfg(unix)]
+                std::os::unix::fs::symlink(target, &link)?;
+                #[cfg(not(unix))]
+                let _ = (target, link);
+                continue;
+            }
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir)?;
             }

@@ -3,6 +3,41 @@
 
 use std::ops::Range;
 
+use crate::skill::Document;
+
+/// Why the fixed text `after` would damage the markdown of `before`, if it would: a fix is
+/// kept only when re-reading the file gives the same structure apart from what it fixes.
+/// Every closed code block keeps its content, in order; no code fence is left open that
+/// was not (and a fix that closes a fence, `closes_fence`, leaves one fewer open); no
+/// heading, link or list item is lost.
+pub fn damage(before: &str, after: &str, closes_fence: bool) -> Option<&'static str> {
+    let a = Document::parse(before, 0..before.len());
+    let b = Document::parse(after, 0..after.len());
+    let closed = |d: &Document, text: &str| -> Vec<String> {
+        d.code_blocks
+            .iter()
+            .filter(|c| c.closed)
+            .map(|c| text[c.content.clone()].to_owned())
+            .collect()
+    };
+    let (ca, cb) = (closed(&a, before), closed(&b, after));
+    let mut rest = cb.iter();
+    if !ca.iter().all(|code| rest.any(|c| c == code)) {
+        return Some("a code block's content would change");
+    }
+    let open = |d: &Document| d.code_blocks.iter().filter(|c| !c.closed).count();
+    if open(&b) > open(&a) || (closes_fence && open(&b) >= open(&a)) {
+        return Some("re-reading the file would leave a code fence open");
+    }
+    if b.sections.len() < a.sections.len()
+        || b.links.len() < a.links.len()
+        || b.list_items.len() < a.list_items.len()
+    {
+        return Some("re-reading the file would lose a heading, a link or a list item");
+    }
+    None
+}
+
 /// `text` with `edits` (byte span, replacement) applied. Edits are applied from the end so
 /// spans stay valid; an edit that overlaps one already taken is skipped, and its index is
 /// returned so the caller can say so.

@@ -187,8 +187,13 @@ impl<'a> Context<'a> {
 
     /// Every path the skill mentions, resolved once and shared by the structure rules.
     pub fn references(&self) -> &References {
-        self.references
-            .get_or_init(|| References::of(self.skill, &self.settings.placeholders()))
+        self.references.get_or_init(|| {
+            References::of(
+                self.skill,
+                &self.settings.placeholders(),
+                self.project.map(|p| p.root.as_path()),
+            )
+        })
     }
 }
 

@@ -63,13 +63,16 @@ fn below(root: &Path) -> Vec<PathBuf> {
     let Ok(canonical_root) = root.canonicalize() else {
         return Vec::new();
     };
+    // Links are followed within the folder searched, and within the git repository that
+    // holds it (a `.claude/skills/x` link to the repository's `skills/x`).
+    let allowed = super::enclosing_repository(&canonical_root).unwrap_or(canonical_root.clone());
     let walker = WalkBuilder::new(root)
         .hidden(false)
         .require_git(false)
         .follow_links(true)
         .sort_by_file_name(|a, b| a.cmp(b))
         .filter_entry({
-            let canonical_root = canonical_root.clone();
+            let allowed = allowed.clone();
             move |entry| {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
                 if !is_dir || entry.depth() == 0 {
@@ -88,7 +91,7 @@ fn below(root: &Path) -> Vec<PathBuf> {
                     && !entry
                         .path()
                         .canonicalize()
-                        .is_ok_and(|target| target.starts_with(&canonical_root));
+                        .is_ok_and(|target| target.starts_with(&allowed));
                 !skipped && !inside_skill && !leaves_root
             }
         })

@@ -329,17 +329,21 @@ impl Document {
     }
 }
 
-/// Whether a fenced block's source ends with a fence that closes its opening fence.
+/// Whether a fenced block's source ends with a fence that closes its opening fence. The
+/// block's lines carry the markers of the containers it sits in (`> ` of a blockquote, a
+/// list item's indent), which are not part of the fence.
 fn has_closing_fence(block: &str) -> bool {
-    let mut lines = block.trim_end_matches(['\n', '\r']).lines();
-    let Some(open) = lines.next().map(str::trim_start) else {
+    let container = |line: &str| line.trim_start_matches([' ', '\t', '>']).to_owned();
+    let mut lines = block.trim_end_matches(['\n', '\r']).lines().map(container);
+    let Some(open) = lines.next() else {
         return false;
     };
     let fence_char = open.chars().next().unwrap_or('`');
     let fence_len = open.chars().take_while(|&c| c == fence_char).count();
-    let Some(last) = lines.last().map(str::trim) else {
+    let Some(last) = lines.last() else {
         return false;
     };
+    let last = last.trim();
     last.chars().all(|c| c == fence_char) && last.chars().count() >= fence_len
 }
 
@@ -383,6 +387,14 @@ mod tests {
         assert!(first.closed);
         assert_eq!(&text[first.content.clone()], "a = 1\nb = 2\n");
         assert!(!doc.code_blocks[1].closed);
+    }
+
+    #[test]
+    fn a_fence_closed_inside_a_blockquote_or_a_list_item_is_closed() {
+        let text = "> Example:\n>\n> ```sh\n> make test\n> ```\n\n- Step:\n\n  ```\n  run\n  ```\n\n> ```\n> open\n";
+        let doc = parse(text);
+        let closed: Vec<bool> = doc.code_blocks.iter().map(|b| b.closed).collect();
+        assert_eq!(closed, [true, true, false]);
     }
 
     #[test]

@@ -53,7 +53,44 @@ pub struct Skill {
     pub files: Vec<SkillFile>,
     /// Whether enumeration stopped early at the entry or depth limit.
     pub truncated: bool,
+    /// Entries of the folder that could not be read (a symlink loop, a dangling link, a
+    /// permission refused, a link out of the folder and its repository); the rest of the
+    /// skill is read and checked without them.
+    pub unreadable: Vec<Unreadable>,
     folder_name: Option<String>,
+}
+
+/// An entry of the skill folder that was left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// Path relative to the skill folder.
+    pub rel: String,
+    /// Why it was left out.
+    pub why: UnreadableWhy,
+}
+
+/// Why an entry of the skill folder was left out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnreadableWhy {
+    /// The operating system refused it (the message it gave: a loop of links, a missing
+    /// link target, permission denied).
+    Io(String),
+    /// A symlink whose target lies outside the skill folder and outside the repository
+    /// that holds it; its content is not read.
+    Outside(PathBuf),
+}
+
+impl std::fmt::Display for UnreadableWhy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnreadableWhy::Io(message) => write!(f, "cannot be read: {message}"),
+            UnreadableWhy::Outside(target) => write!(
+                f,
+                "is a symlink out of the skill folder and its repository (to {})",
+                target.display()
+            ),
+        }
+    }
 }
 
 /// What a file in the skill folder is for, by its top-level folder.
@@ -100,6 +137,7 @@ impl Skill {
             body,
             files: Vec::new(),
             truncated: false,
+            unreadable: Vec::new(),
             folder_name: None,
         };
         skill.enumerate()?;
@@ -163,19 +201,34 @@ impl Skill {
             .and_then(|n| n.to_str())
             .map(str::to_owned);
         let manifest_name = self.source.path.file_name().map(ToOwned::to_owned);
+        // A link may lead anywhere in the repository that holds the skill (a `scripts` link
+        // to the repository's own scripts); beyond it, nothing is read.
+        let repository = enclosing_repository(&canonical_root);
+        let allowed = repository.as_deref().unwrap_or(&canonical_root);
+        let mut visited = vec![canonical_root.clone()];
         let mut queue = vec![(root, String::new(), 0usize)];
         let mut seen = 0usize;
         let mut found = Vec::new();
         while let Some((dir, rel_dir, depth)) = queue.pop() {
-            let entries = fs::read_dir(&dir).map_err(|source| LoadError::Io {
-                path: dir.clone(),
-                source,
-            })?;
+            let entries = match fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                // The skill folder itself must be readable; a folder below it is one entry.
+                Err(source) if rel_dir.is_empty() => {
+                    return Err(LoadError::Io {
+                        path: dir.clone(),
+                        source,
+                    });
+                }
+                Err(source) => {
+                    self.unreadable.push(Unreadable {
+                        rel: rel_dir.clone(),
+                        why: UnreadableWhy::Io(source.to_string()),
+                    });
+                    continue;
+                }
+            };
             for entry in entries {
-                let entry = entry.map_err(|source| LoadError::Io {
-                    path: dir.clone(),
-                    source,
-                })?;
+                let Ok(entry) = entry else { continue };
                 let name = entry.file_name();
                 let Some(name_str) = name.to_str() else {
                     continue;
@@ -194,16 +247,44 @@ impl Skill {
                 } else {
                     format!("{rel_dir}/{name_str}")
                 };
-                let meta = fs::symlink_metadata(&path).map_err(|source| LoadError::Io {
-                    path: path.clone(),
-                    source,
-                })?;
+                let mut left_out = |why| {
+                    self.unreadable.push(Unreadable {
+                        rel: rel.clone(),
+                        why,
+                    });
+                };
+                let meta = match fs::symlink_metadata(&path) {
+                    Ok(meta) => meta,
+                    Err(e) => {
+                        left_out(UnreadableWhy::Io(e.to_string()));
+                        continue;
+                    }
+                };
                 let meta = if meta.file_type().is_symlink() {
-                    let target = resolve_symlink(&path, &canonical_root)?;
-                    fs::metadata(&target).map_err(|source| LoadError::Io {
-                        path: path.clone(),
-                        source,
-                    })?
+                    let target = match fs::canonicalize(&path) {
+                        Ok(target) => target,
+                        Err(e) => {
+                            left_out(UnreadableWhy::Io(e.to_string()));
+                            continue;
+                        }
+                    };
+                    if !target.starts_with(allowed) {
+                        left_out(UnreadableWhy::Outside(target));
+                        continue;
+                    }
+                    match fs::metadata(&target) {
+                        Ok(meta) if meta.is_dir() && visited.contains(&target) => continue,
+                        Ok(meta) => {
+                            if meta.is_dir() {
+                                visited.push(target);
+                            }
+                            meta
+                        }
+                        Err(e) => {
+                            left_out(UnreadableWhy::Io(e.to_string()));
+                            continue;
+                        }
+                    }
                 } else {
                     meta
                 };
@@ -218,8 +299,11 @@ impl Skill {
                 }
             }
         }
-        self.files = read_skill_files(found);
+        let (files, unreadable) = read_skill_files(found);
+        self.files = files;
         self.files.sort_by(|a, b| a.rel.cmp(&b.rel));
+        self.unreadable.extend(unreadable);
+        self.unreadable.sort_by(|a, b| a.rel.cmp(&b.rel));
         Ok(())
     }
 }
@@ -307,20 +391,12 @@ fn read_text(path: &Path) -> Result<String, LoadError> {
     })
 }
 
-/// Resolve a symlink and refuse it when it leaves the skill folder.
-fn resolve_symlink(link: &Path, root: &Path) -> Result<PathBuf, LoadError> {
-    let target = fs::canonicalize(link).map_err(|source| LoadError::Io {
-        path: link.to_owned(),
-        source,
-    })?;
-    if target.starts_with(root) {
-        Ok(target)
-    } else {
-        Err(LoadError::SymlinkOutside {
-            path: link.to_owned(),
-            target,
-        })
-    }
+/// The git repository (a folder holding `.git`) that holds `folder`, if any.
+pub fn enclosing_repository(folder: &Path) -> Option<PathBuf> {
+    folder
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_owned)
 }
 
 /// Bytes of folder files above which they are read and parsed on every core: below it,
@@ -331,8 +407,21 @@ const PARALLEL_BYTES: u64 = 256 * 1024;
 type FoundFile = (PathBuf, String, u64);
 
 /// Read the folder's files, on every core when they are large together (a skill with
-/// megabytes of references); the order of the result is not the order of `found`.
-fn read_skill_files(found: Vec<FoundFile>) -> Vec<SkillFile> {
+/// megabytes of references); the order of the result is not the order of `found`. Files
+/// the system refuses to read come back apart.
+fn read_skill_files(found: Vec<FoundFile>) -> (Vec<SkillFile>, Vec<Unreadable>) {
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    for read in read_all(found) {
+        match read {
+            Ok(file) => files.push(file),
+            Err(refused) => unreadable.push(refused),
+        }
+    }
+    (files, unreadable)
+}
+
+fn read_all(found: Vec<FoundFile>) -> Vec<Result<SkillFile, Unreadable>> {
     let bytes: u64 = found
         .iter()
         .map(|(_, _, size)| (*size).min(MAX_FILE_BYTES))
@@ -385,16 +474,27 @@ fn read_skill_files(found: Vec<FoundFile>) -> Vec<SkillFile> {
 }
 
 /// Read one folder file: text when it is small UTF-8, parsed when it is markdown.
-fn read_skill_file(path: PathBuf, rel: String, size: u64) -> SkillFile {
+fn read_skill_file(path: PathBuf, rel: String, size: u64) -> Result<SkillFile, Unreadable> {
     let kind = match rel.split('/').next() {
         Some("scripts") => FileKind::Script,
         Some("references") => FileKind::Reference,
         Some("assets") => FileKind::Asset,
         _ => FileKind::Other,
     };
-    let text = (size <= MAX_FILE_BYTES)
-        .then(|| fs::read(&path).ok())
-        .flatten()
+    let bytes = if size <= MAX_FILE_BYTES {
+        match fs::read(&path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) => {
+                return Err(Unreadable {
+                    rel,
+                    why: UnreadableWhy::Io(e.to_string()),
+                });
+            }
+        }
+    } else {
+        None
+    };
+    let text = bytes
         .filter(|b| !b.contains(&0))
         .and_then(|b| String::from_utf8(b).ok());
     let source = text.map(|t| SourceFile::new(path, t));
@@ -403,13 +503,13 @@ fn read_skill_file(path: PathBuf, rel: String, size: u64) -> SkillFile {
         .as_ref()
         .filter(|_| is_markdown)
         .map(|s| Document::parse(&s.text, 0..s.text.len()));
-    SkillFile {
+    Ok(SkillFile {
         rel,
         kind,
         size,
         source,
         doc,
-    }
+    })
 }
 
 /// Normalise a relative path inside the skill (`a/./b/../c` -> `a/c`); `None` when it climbs

@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::path::{Component, Path, PathBuf};
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -73,6 +74,21 @@ pub enum Target {
     Missing(String),
     /// A relative path that climbs out of the skill folder.
     Outside(String),
+    /// A path outside the skill folder that names a file or folder of the repository the
+    /// skill is checked in (relative to the file, then to the repository's root), by its
+    /// path from the repository's root.
+    Repository(String),
+}
+
+impl Target {
+    /// Whether it names something of the skill: a file, a folder, a glob that matches.
+    pub fn exists(&self) -> bool {
+        match self {
+            Target::File(_) | Target::Folder(_) => true,
+            Target::Glob(_, files) => !files.is_empty(),
+            Target::Missing(_) | Target::Outside(_) | Target::Repository(_) => false,
+        }
+    }
 }
 
 /// One path the skill mentions.
@@ -92,6 +108,11 @@ pub struct Mention {
     /// The known placeholder it starts with that none of the targets expands: for them the
     /// path names nothing.
     pub unexpanded: Option<&'static str>,
+    /// Whether the path belongs to something else than this skill: a link in a document
+    /// template or asset (a placeholder for the user's document), or a path the line tells
+    /// the agent to create or names as the user's project's. It still reaches the files it
+    /// names, but a missing one is no finding.
+    pub foreign: bool,
 }
 
 /// Every mention of every document, and how each file of the skill is reached.
@@ -131,11 +152,16 @@ impl References {
     /// Collect and resolve every mention of `skill`, then walk from SKILL.md. `placeholders`
     /// are those the skill's targets expand to its folder (see `crate::targets`); a mention
     /// that starts with another known placeholder says so in [`Mention::unexpanded`].
-    pub fn of(skill: &Skill, placeholders: &[&str]) -> References {
+    /// `repository` is the repository the skill is checked in, if any: a path that the skill
+    /// folder does not hold is looked up there (the one place the resolver reads the disk).
+    pub fn of(skill: &Skill, placeholders: &[&str], repository: Option<&Path>) -> References {
         let docs = docs(skill);
         let mut mentions = Vec::new();
         for (index, d) in docs.iter().enumerate() {
             collect(skill, placeholders, index, d, &mut mentions);
+        }
+        if let Some(repository) = repository {
+            in_repository(skill, &docs, repository, &mut mentions);
         }
         let reach = walk(skill, &docs, &mentions);
         References { mentions, reach }
@@ -145,6 +171,70 @@ impl References {
     pub fn in_doc(&self, doc: usize) -> impl Iterator<Item = &Mention> {
         self.mentions.iter().filter(move |m| m.doc == doc)
     }
+}
+
+/// Look the mentions the skill folder does not hold up in the repository: from the
+/// mentioning file's folder, then from the repository's root. Paths behind a placeholder
+/// stand for the skill folder and stay as they are.
+fn in_repository(skill: &Skill, docs: &[Doc<'_>], repository: &Path, mentions: &mut [Mention]) {
+    let (Ok(repo), Ok(root)) = (repository.canonicalize(), skill.root.canonicalize()) else {
+        return;
+    };
+    // A skill folder reached through a link is read from where it is linked, then from
+    // where it lies.
+    let linked = std::path::absolute(&skill.root)
+        .ok()
+        .filter(|p| p.starts_with(&repo) && *p != root);
+    for m in mentions.iter_mut() {
+        let missing = matches!(m.target, Target::Missing(_) | Target::Outside(_))
+            || matches!(&m.target, Target::Glob(_, files) if files.is_empty());
+        if !missing || strip_placeholder(skill, &m.written).is_some() || m.written.contains('*') {
+            continue;
+        }
+        let written = m.written.replace('\\', "/");
+        let dir = docs[m.doc].dir;
+        let bases = linked
+            .iter()
+            .map(|l| l.join(dir))
+            .chain([root.join(dir), repo.clone()]);
+        for base in bases {
+            let base = base.as_path();
+            let Some(found) = lexical_join(base, &written) else {
+                continue;
+            };
+            let inside =
+                found.starts_with(&root) || linked.as_ref().is_some_and(|l| found.starts_with(l));
+            if !found.starts_with(&repo) || inside || !found.exists() {
+                continue;
+            }
+            let rel = found.strip_prefix(&repo).unwrap_or(&found);
+            let rel: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            m.target = Target::Repository(rel.join("/"));
+            break;
+        }
+    }
+}
+
+/// `base` joined with a relative `path`, `..` and `.` applied without touching the disk;
+/// `None` for an absolute path or one that climbs above the file system's root.
+fn lexical_join(base: &Path, path: &str) -> Option<PathBuf> {
+    let mut out = base.to_path_buf();
+    for comp in Path::new(path).components() {
+        match comp {
+            Component::Normal(p) => out.push(p),
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::CurDir => {}
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The known placeholder `path` starts with that none of `placeholders` (the targets') is.
@@ -178,13 +268,17 @@ pub fn strip_placeholder<'a>(skill: &Skill, path: &'a str) -> Option<&'a str> {
 /// Resolve a written path from a document folder: a file, a folder, a glob, or nothing.
 /// Paths are tried from the document's folder, then from the skill folder (authors write
 /// both).
-pub fn resolve(skill: &Skill, dir: &str, written: &str) -> Target {
+/// `None` when the path is nothing but template segments (see [`templated`]).
+pub fn resolve(skill: &Skill, dir: &str, written: &str, in_code: bool) -> Option<Target> {
     let (path, anchored) = match strip_placeholder(skill, written) {
         Some(rest) => (rest, true),
         None => (written, false),
     };
     let path = path.replace('\\', "/");
-    let path = templated(strip_install_prefix(skill, path.trim_start_matches("./")));
+    let path = templated(
+        strip_install_prefix(skill, path.trim_start_matches("./")),
+        in_code,
+    )?;
     let path = path.as_str();
     let bases: &[&str] = if anchored || dir.is_empty() {
         &[""]
@@ -204,21 +298,63 @@ pub fn resolve(skill: &Skill, dir: &str, written: &str) -> Target {
                 .map(|f| f.rel.clone())
                 .collect();
             if !matched.is_empty() {
-                return Target::Glob(rel.to_owned(), matched);
+                return Some(Target::Glob(rel.to_owned(), matched));
             }
         } else if rel.is_empty() || skill.has_dir(rel) {
-            return Target::Folder(rel.to_owned());
+            return Some(Target::Folder(rel.to_owned()));
         } else if rel == skill.manifest_name() || skill.file(rel).is_some() {
-            return Target::File(rel.to_owned());
+            return Some(Target::File(rel.to_owned()));
         }
     }
     // Nothing found: reported from the document's folder, as a reader resolves it.
     let base = if anchored { "" } else { dir };
-    match normalize_rel(base, path) {
+    Some(match normalize_rel(base, path) {
         None => Target::Outside(written.to_owned()),
         Some(rel) if rel.contains('*') => Target::Glob(rel, Vec::new()),
         Some(rel) => Target::Missing(rel.trim_end_matches('/').to_owned()),
-    }
+    })
+}
+
+/// A document that is material for the user's own files rather than guidance for the agent:
+/// a template or an asset (`templates/report.md`, `assets/README-template.md`), whose links
+/// are placeholders for the document the user writes.
+pub fn is_material(rel: &str) -> bool {
+    rel.split('/')
+        .rev()
+        .skip(1)
+        .any(|seg| matches!(seg, "templates" | "template" | "assets"))
+        || rel
+            .rsplit('/')
+            .next()
+            .is_some_and(|name| name.to_ascii_lowercase().contains("template"))
+}
+
+/// Text right before a path that makes it a file to create (`Create `scripts/x.py``, "save
+/// it to", "add a new file at").
+static CREATE_BEFORE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:create|creates|creating|add|adding|write|writing|generate|generating|scaffold|scaffolding|mkdir(?: -p)?|touch|save (?:it |them |the \w+ )?(?:to|as|in|under)|output (?:to|in)|new)\s+(?:(?:an?|the|your|new|empty|own)\s+)*(?:(?:file|folder|directory)\s+)?(?:(?:at|in|to|called|named|under)\s+)?$",
+    )
+    .expect("valid regex")
+});
+
+/// A line that names the user's project, or the skill the user is writing.
+static PROJECT_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\byour (?:own |new )?(?:skill|project|repo|repository|codebase|app|application)\b|\bthe (?:user's|user’s|target) (?:project|repo|repository|codebase|skill)\b|\bthe new skill\b",
+    )
+    .expect("valid regex")
+});
+
+/// Whether the mention at `span` of `text` is a file to create or a file of the user's
+/// project or new skill, by its line.
+fn foreign_on_line(text: &str, span: &Range<usize>) -> bool {
+    let line_start = text[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i);
+    let before = text[line_start..span.start].trim_end_matches(['`', '"', '\'', '*']);
+    CREATE_BEFORE.is_match(before) || PROJECT_LINE.is_match(&text[line_start..line_end])
 }
 
 /// A path written from a pack's root or an install folder (`skills/<folder>/x.md`,
@@ -235,8 +371,10 @@ fn strip_install_prefix<'a>(skill: &Skill, path: &'a str) -> &'a str {
 }
 
 /// Template segments (`{lang}/`, `<language>/`) stand for any folder; a path ending in `/`
-/// names everything below it.
-fn templated(path: &str) -> String {
+/// names everything below it. A path of template segments only (`<owner>/<repo>`,
+/// `{output_dir}/report`) names no file of the skill (`None`), apart from a lone folder
+/// template written as such outside code (the `{lang}/` guide).
+fn templated(path: &str, in_code: bool) -> Option<String> {
     let mut out: Vec<String> = path
         .split('/')
         .map(|seg| {
@@ -257,11 +395,19 @@ fn templated(path: &str) -> String {
             }
         })
         .collect();
-    if out.iter().any(|seg| seg == "*") && out.last().is_some_and(String::is_empty) {
+    let templates = out.iter().filter(|seg| *seg == "*").count();
+    let literal = out
+        .iter()
+        .any(|seg| seg != "*" && !seg.is_empty() && seg != "." && seg != "..");
+    let lone_folder = templates == 1 && out.len() == 2 && out[1].is_empty() && !in_code;
+    if templates > 0 && !literal && !lone_folder {
+        return None;
+    }
+    if templates > 0 && out.last().is_some_and(String::is_empty) {
         out.pop();
         out.push("**".to_owned());
     }
-    out.join("/")
+    Some(out.join("/"))
 }
 
 /// A dotted Python module (`core.gif_builder`) as the file that holds it, when it exists.
@@ -319,7 +465,9 @@ fn collect(
     out: &mut Vec<Mention>,
 ) {
     let text = &d.source.text;
+    let material = index > 0 && is_material(d.rel);
     let mut push = |span: Range<usize>, written: &str, form: Form, target: Target| {
+        let foreign = material || (form != Form::Stem && foreign_on_line(text, &span));
         out.push(Mention {
             doc: index,
             span,
@@ -327,6 +475,7 @@ fn collect(
             form,
             target,
             unexpanded: unexpanded(written, placeholders),
+            foreign,
         });
     };
     for link in &d.doc.links {
@@ -342,7 +491,9 @@ fn collect(
         if path.is_empty() {
             continue;
         }
-        let target = resolve(skill, d.dir, &path);
+        let Some(target) = resolve(skill, d.dir, &path, false) else {
+            continue;
+        };
         push(link.range.clone(), &path, Form::Link, target);
     }
     let in_link = |at: usize| d.doc.links.iter().any(|l| l.range.contains(&at));
@@ -367,9 +518,18 @@ fn collect(
             if token.is_empty() || in_link(start) || seen.contains(&start) {
                 continue;
             }
-            // A URL's path or an absolute path is not a path of the skill.
+            // A URL's path or an absolute path is not a path of the skill, nor is a path
+            // built in a format string (`f"{output_dir}/report.md"`).
             let before = &slice[..m.start()];
-            if before.ends_with(':') || before.ends_with("//") || token.starts_with('/') {
+            let formatted = (token.starts_with('{')
+                && (before.ends_with("f\"") || before.ends_with("f'")))
+                // `<owner>/<repo>`: the token stops before a template it cannot hold.
+                || slice[m.end()..].starts_with(['<', '{']);
+            if before.ends_with(':')
+                || before.ends_with("//")
+                || token.starts_with('/')
+                || formatted
+            {
                 continue;
             }
             if let Some(rel) = module_file(skill, token) {
@@ -381,7 +541,9 @@ fn collect(
                 continue;
             }
             seen.insert(start);
-            let target = resolve(skill, d.dir, token);
+            let Some(target) = resolve(skill, d.dir, token, form == Form::Code) else {
+                continue;
+            };
             push(start..start + token.len(), token, form, target);
         }
     }

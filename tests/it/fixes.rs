@@ -10,7 +10,7 @@ use skillgate::lint::example::Example;
 use skillgate::lint::{self, RULES, fix};
 use skillgate::skill::Skill;
 
-use super::support::{root, run_in};
+use super::support::{manifest, root, run_in, tree};
 
 /// Every finding of every rule on the skill at `root`, as `CODE message`.
 fn all_findings(root: &Path, config: &Config) -> Vec<skillgate::finding::Finding> {
@@ -196,5 +196,164 @@ fn json_and_sarif_carry_the_edits() {
         let change = &r["fixes"][0]["artifactChanges"][0];
         assert_eq!(change["artifactLocation"]["uri"], "fixable/SKILL.md");
         assert!(change["replacements"][0]["deletedRegion"]["startLine"].is_u64());
+    }
+}
+
+/// Copy a folder (files and folders only; links are left out) under `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let kind = entry.file_type().expect("file type");
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Every markdown file below `dir`, by path relative to it, with its text.
+fn markdown_files(dir: &Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("read_dir").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md")
+                && let Ok(text) = std::fs::read_to_string(&path)
+            {
+                out.push((path.strip_prefix(dir).expect("below").to_path_buf(), text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The contents of a document's closed code blocks, in order.
+fn closed_code(text: &str) -> Vec<String> {
+    let doc = skillgate::skill::Document::parse(text, 0..text.len());
+    doc.code_blocks
+        .iter()
+        .filter(|b| b.closed)
+        .map(|b| text[b.content.clone()].to_owned())
+        .collect()
+}
+
+/// `--fix` on a copy of every skill below `root`: no closed code block changes, the number
+/// of findings does not grow, and each file still parses with at least the headings, links
+/// and list items it had. Returns how many skills were fixed.
+fn fix_never_damages(root: &Path) -> usize {
+    let skills = skillgate::skill::discover::skills(root).expect("skills below the root");
+    let mut changed = 0;
+    for skill in &skills {
+        let work = tempfile::tempdir().expect("temp dir");
+        let copy = work.path().join(skill.file_name().expect("a folder name"));
+        copy_tree(skill, &copy);
+        let count = |dir: &Path| {
+            let (_, out, _) = run_in(dir, &["check", ".", "-f", "json", "--fail-on", "never"]);
+            let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+            json["findings"].as_array().map_or(0, Vec::len)
+        };
+        let before_count = count(&copy);
+        let before = markdown_files(&copy);
+        let (code, _, err) = run_in(&copy, &["check", ".", "--fix", "--fail-on", "never"]);
+        assert_ne!(code, 2, "{}: {err}", skill.display());
+        let after = markdown_files(&copy);
+        assert_eq!(before.len(), after.len(), "{}", skill.display());
+        for ((path, old), (_, new)) in before.iter().zip(&after) {
+            if old == new {
+                continue;
+            }
+            changed += 1;
+            let place = format!("{}/{}", skill.display(), path.display());
+            // Every closed code block keeps its content, in order; a fence the fix closed
+            // adds a block.
+            let new_code = closed_code(new);
+            let mut rest = new_code.iter();
+            assert!(
+                closed_code(old).iter().all(|code| rest.any(|c| c == code)),
+                "{place}: a code block changed:\n{old}\n---\n{new}"
+            );
+            let (a, b) = (
+                skillgate::skill::Document::parse(old, 0..old.len()),
+                skillgate::skill::Document::parse(new, 0..new.len()),
+            );
+            assert!(
+                b.sections.len() >= a.sections.len(),
+                "{place}: a heading was lost"
+            );
+            assert!(b.links.len() >= a.links.len(), "{place}: a link was lost");
+            assert!(
+                b.list_items.len() >= a.list_items.len(),
+                "{place}: a list item was lost"
+            );
+        }
+        let after_count = count(&copy);
+        assert!(
+            after_count <= before_count,
+            "{}: {before_count} findings before --fix, {after_count} after",
+            skill.display()
+        );
+    }
+    changed
+}
+
+/// The property over the repository's own fixtures (and the blockquote and Windows shapes
+/// below). The same check runs over any folder of skills with
+/// `SKILLGATE_FIX_CORPUS=/path/to/skills cargo test --test it fix_never_damages` (the test
+/// says on stderr which folder it read).
+#[test]
+fn fix_never_damages_a_skill() {
+    let shapes = tree(&[
+        (
+            "quoted/SKILL.md",
+            &manifest(
+                "quoted",
+                "> Example:\n>\n> ```sh\n> make notes\n> ```\n\nRun `scripts\\notes.py` first.\n\n> ```sh\n> open fence in a quote\n\n## Next\n\nNever guess.\n",
+            ),
+        ),
+        ("quoted/scripts/notes.py", "print('ok')\n"),
+        (
+            "windows/SKILL.md",
+            &manifest(
+                "windows",
+                "On Windows, settings live in `C:\\Users\\name\\AppData\\notes.ini`.\n\n```powershell\nCopy-Item scripts\\notes.ps1 C:\\Tools\\\n```\n\nNever guess.\n",
+            ),
+        ),
+    ]);
+    let fixed = fix_never_damages(shapes.path());
+    assert!(fixed >= 1, "the backslash path in `quoted` is fixed");
+    let (code, _, err) = run_in(
+        shapes.path(),
+        &["check", "quoted", "windows", "--fix", "--fail-on", "never"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let quoted = std::fs::read_to_string(shapes.path().join("quoted/SKILL.md")).expect("read");
+    assert!(quoted.contains("`scripts/notes.py`"), "{quoted}");
+    assert!(
+        quoted.contains("> ```sh\n> make notes\n> ```\n"),
+        "{quoted}"
+    );
+    let windows = std::fs::read_to_string(shapes.path().join("windows/SKILL.md")).expect("read");
+    assert!(
+        windows.contains("C:\\Users\\name\\AppData\\notes.ini"),
+        "{windows}"
+    );
+    assert!(
+        windows.contains("Copy-Item scripts\\notes.ps1"),
+        "{windows}"
+    );
+
+    let fixtures = root().join("fixtures");
+    fix_never_damages(&fixtures.join("precision"));
+    fix_never_damages(&fixtures.join("skills"));
+    if let Some(corpus) = std::env::var_os("SKILLGATE_FIX_CORPUS").map(std::path::PathBuf::from) {
+        eprintln!("fix_never_damages_a_skill: also over {}", corpus.display());
+        fix_never_damages(&corpus);
     }
 }

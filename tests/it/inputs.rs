@@ -131,18 +131,30 @@ fn frontmatter_that_is_not_a_mapping() {
 
 #[cfg(unix)]
 #[test]
-fn symlink_out_of_the_skill_folder() {
+fn symlink_out_of_the_skill_folder_is_one_error_and_is_not_read() {
     let dir = tree(&[
         ("s/SKILL.md", &manifest("s", "body\n")),
         ("secret.txt", "top secret"),
     ]);
     std::os::unix::fs::symlink(dir.path().join("secret.txt"), dir.path().join("s/leak.txt"))
         .expect("symlink");
-    assert_input_error(
-        dir.path(),
-        "s",
-        "s/leak.txt: symlink points outside the skill folder",
+    let (code, stdout, stderr) = run_in(dir.path(), &["check", "s", "-f", "json"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).expect("json");
+    let sg508: Vec<&serde_json::Value> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["code"] == "SG508")
+        .collect();
+    assert_eq!(sg508.len(), 1, "{stdout}");
+    assert_eq!(sg508[0]["severity"], "error");
+    let message = sg508[0]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("`leak.txt` is a symlink out of the skill folder and its repository"),
+        "{message}"
     );
+    assert!(!stdout.contains("top secret"), "{stdout}");
 }
 
 #[cfg(unix)]

@@ -277,3 +277,209 @@ fn a_skill_outside_every_targets_discovery_folders_gets_a_note() {
         ""
     );
 }
+
+/// The code and severity of every finding of a check, as `CODE severity message`.
+fn coded(path: &str, extra: &[&str]) -> Vec<String> {
+    let mut args = vec!["check", path, "-f", "json", "--fail-on", "never"];
+    args.extend_from_slice(extra);
+    let (_, out, err) = run(&args);
+    let json: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {}",
+                f["code"].as_str().unwrap_or_default(),
+                f["severity"].as_str().unwrap_or_default(),
+                f["message"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn paths_that_are_not_this_skills_files_are_not_reported_missing() {
+    let found = coded("fixtures/precision/not-this-skills-paths", &[]);
+    let structure: Vec<&String> = found.iter().filter(|f| f.starts_with("SG50")).collect();
+    assert_eq!(
+        structure,
+        [
+            "SG501 warning `references/checklist.md` does not exist in the skill folder",
+            "SG504 info the folder `drafts/` (2 files) is not linked or named from SKILL.md",
+        ],
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn a_placeholder_the_targets_do_not_expand_is_a_note_when_the_file_exists() {
+    let found = coded(
+        "fixtures/precision/placeholders",
+        &["--target", "claude-code", "--select", "SG501,SG502"],
+    );
+    assert_eq!(
+        found,
+        [
+            "SG501 info `{baseDir}` in `{baseDir}/references/style.md` is not expanded by Claude Code"
+        ]
+    );
+    // A placeholder before a missing file stays what it was.
+    let missing = coded(
+        "fixtures/precision/placeholder-missing",
+        &["--target", "claude-code", "--select", "SG501"],
+    );
+    assert!(
+        missing.iter().all(|f| f.starts_with("SG501 error")),
+        "{missing:#?}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_entry_is_one_finding_and_the_rest_is_checked() {
+    use super::support::{manifest, tree};
+    let dir = tree(&[
+        (
+            "s/SKILL.md",
+            &manifest("s", "See [the guide](references/gone.md).\nNever guess.\n"),
+        ),
+        ("s/references/ok.md", "# Ok\n"),
+    ]);
+    let s = dir.path().join("s");
+    std::os::unix::fs::symlink("b.md", s.join("a.md")).expect("symlink");
+    std::os::unix::fs::symlink("a.md", s.join("b.md")).expect("symlink");
+    std::os::unix::fs::symlink("nowhere.md", s.join("references/dangling.md")).expect("symlink");
+    let path = s.to_string_lossy().into_owned();
+    let found = coded(&path, &["--select", "SG501,SG508"]);
+    assert_eq!(found.len(), 4, "{found:#?}");
+    assert_eq!(
+        found[0],
+        "SG501 error `references/gone.md` does not exist in the skill folder"
+    );
+    assert!(
+        found[1].starts_with("SG508 warning `a.md` cannot be read: "),
+        "{found:#?}"
+    );
+    assert!(
+        found[2].starts_with("SG508 warning `b.md` cannot be read: "),
+        "{found:#?}"
+    );
+    assert!(
+        found[3].starts_with("SG508 warning `references/dangling.md` cannot be read: "),
+        "{found:#?}"
+    );
+}
+
+/// A repository that keeps its own skills: one in `.claude/skills` that links the
+/// repository's tests and scripts and links its `tools` folder to the repository's scripts,
+/// the same skill linked again from `.agents/skills`, and a pack skill under `packs/skills`
+/// with the same link.
+#[cfg(unix)]
+fn repository_with_skills() -> tempfile::TempDir {
+    use super::support::{manifest, tree};
+    let body = "Read [the API test](../../../tests/api.spec.ts) before changing a route.\n\
+                Run `scripts/regen-oas.sh` after every change, or `tools/regen-oas.sh`.\n\
+                Never edit `openapi.json` by hand.\n";
+    let dir = tree(&[
+        ("README.md", "# Service\n"),
+        ("scripts/regen-oas.sh", "#!/bin/sh\necho regen\n"),
+        ("tests/api.spec.ts", "test('api', () => {});\n"),
+        (".claude/skills/api/SKILL.md", &manifest("api", body)),
+        (
+            "packs/skills/api-pack/SKILL.md",
+            &manifest("api-pack", body),
+        ),
+    ]);
+    std::fs::create_dir(dir.path().join(".git")).expect(".git");
+    std::os::unix::fs::symlink(
+        "../../../scripts",
+        dir.path().join(".claude/skills/api/tools"),
+    )
+    .expect("symlink");
+    std::fs::create_dir_all(dir.path().join(".agents/skills")).expect("mkdir");
+    std::os::unix::fs::symlink(
+        "../../.claude/skills/api",
+        dir.path().join(".agents/skills/api"),
+    )
+    .expect("symlink");
+    dir
+}
+
+#[cfg(unix)]
+#[test]
+fn a_skill_kept_in_its_repository_may_link_the_repositorys_files() {
+    use super::support::run_in;
+    let dir = repository_with_skills();
+    let (code, out, err) = run_in(
+        dir.path(),
+        &[
+            "check",
+            ".claude/skills/api",
+            "--repo",
+            ".",
+            "-f",
+            "json",
+            "--select",
+            "SG5",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let codes: Vec<&str> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert!(
+        codes.iter().all(|c| *c == "SG504" || *c == "SG507"),
+        "{out}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_pack_skill_linking_the_repository_gets_a_warning_and_linked_skills_are_checked_once() {
+    use super::support::run_in;
+    let dir = repository_with_skills();
+    let (_, out, err) = run_in(
+        dir.path(),
+        &[
+            "check",
+            "packs",
+            "--repo",
+            ".",
+            "-f",
+            "json",
+            "--select",
+            "SG501,SG502",
+        ],
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let found: Vec<String> = json["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| format!("{} {} {}", f["code"], f["severity"], f["message"]))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "\"SG501\" \"warning\" \"`../../../tests/api.spec.ts` is a file of the repository (`tests/api.spec.ts`), outside the skill folder\"",
+            "\"SG502\" \"warning\" \"`scripts/regen-oas.sh` is a file of the repository (`scripts/regen-oas.sh`), outside the skill folder\"",
+        ],
+        "{out}"
+    );
+    // The whole repository: the linked `.agents/skills/api` is the same skill, checked once.
+    let (code, out, err) = run_in(dir.path(), &["check", ".", "--repo", ".", "-f", "concise"]);
+    assert_ne!(code, 2, "{out}{err}");
+    let api = out
+        .lines()
+        .filter(|l| l.contains("skills/api/SKILL.md: verdict "))
+        .count();
+    assert_eq!(api, 1, "{out}");
+}

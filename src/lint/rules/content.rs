@@ -95,7 +95,8 @@ pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
     summary: "The skill makes a claim that goes stale",
     what: "Flags \"as of 2024\", \"currently\", \"the latest version\", \"recently\" and \
            similar wording, but not a word that describes instead of claiming \
-           (\"recently modified code\", \"currently-invoked\").",
+           (\"recently modified code\", \"currently-invoked\") nor a cell of a table (a \
+           version table's \"latest stable\" row).",
     why: "Skills outlive the moment they were written; \"the latest version\" becomes a \
           version mismatch, which measurably makes agents worse.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the latest version of the formatter.\n",
@@ -106,6 +107,15 @@ pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
             // "recently modified code" and "currently-invoked" describe, they claim nothing.
             let after = text[span.end..].to_ascii_lowercase();
             if after.starts_with('-') || RECENT_PARTICIPLE.is_match(&after) {
+                continue;
+            }
+            // A table row ("| Node | latest stable |") names a channel to pick, beside the
+            // versions the table lists.
+            let line = cx
+                .skill
+                .source
+                .line_range(cx.skill.source.line_index(span.start));
+            if text[line].trim_start().starts_with('|') {
                 continue;
             }
             let phrase = text[span.clone()].to_owned();
@@ -129,6 +139,12 @@ static DEFAULT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A line that offers the choice to the user, asks a question, or lists capabilities.
+static USER_CHOICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)(\b(ask(s|ing)? (the user|them|whether|which)|the user (can|may|could|chooses|picks|wants|prefers|decides)|users? (can|may) (choose|pick|select)|let (the user|them) (choose|pick|decide)|offer (the user|them)|would you like|do you want|this skill (can|supports|handles)|(it|the skill) supports|capabilities)\b|\?[*_)\x22']*[ \t]*$)")
+        .expect("valid regex")
+});
+
 /// How many prose lines after a menu may name its default.
 const MENU_WINDOW: usize = 4;
 
@@ -139,7 +155,9 @@ pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
     severity: Severity::Info,
     summary: "The skill offers alternatives without a default",
     what: "Flags \"you can use either…\", \"there are several options…\" and similar menus when \
-           neither the line nor the next few name a default or a way to choose. Info level: \
+           neither the line nor the next few name a default or a way to choose, and not on a \
+           line that puts the choice to the user (\"ask the user which\", \"the user can \
+           choose\"), asks a question or lists what the skill can do. Info level: \
            on public packs most hits were a choice offered to the user or a list of sources, \
            not a decision left to the agent (docs/precision.md).",
     why: "A menu moves the decision back to the agent, which then spends tokens weighing \
@@ -154,6 +172,11 @@ pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
             let Some(m) = MENU.find(&lower) else {
                 continue;
             };
+            // A choice put to the user, a question, or a list of what the skill can do is
+            // not a decision left to the agent.
+            if USER_CHOICE.is_match(&lower) {
+                continue;
+            }
             let window = &lines[i..(i + 1 + MENU_WINDOW).min(lines.len())];
             if window
                 .iter()

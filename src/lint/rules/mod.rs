@@ -59,6 +59,7 @@ pub static RULES: &[Rule] = &[
     structure::UNCLOSED_CODE_FENCE,
     structure::BACKSLASH_PATH,
     structure::OUTSIDE_DISCOVERY_FOLDERS,
+    structure::UNREADABLE_ENTRY,
     security::HIDDEN_UNICODE,
     security::HOMOGLYPH,
     security::AGENT_DIRECTED_INSTRUCTION,

@@ -314,7 +314,7 @@ pub const DESCRIPTION_NOT_THIRD_PERSON: Rule = Rule {
     summary: "`description` speaks in the first or second person",
     what: "Flags descriptions written as \"I can help you…\" or \"You can use this to…\". \
            Quoted text (a user's phrase in straight or typographic quotes, inline code) is \
-           not the skill's own voice and is skipped.",
+           not the skill's own voice and is skipped, and so is the `I` of `I/O`.",
     why: "The description is read by the agent as a statement about the skill; first- and \
           second-person wording confuses who is speaking and weakens discovery.",
     fires: "---\nname: release-notes\ndescription: I can help you draft release notes when you prepare a release.\n---\n",
@@ -322,7 +322,10 @@ pub const DESCRIPTION_NOT_THIRD_PERSON: Rule = Rule {
     check: |cx, out| {
         if let Some(d) = description(cx)
             && let masked = quoted::mask(&d.value)
-            && let Some(m) = FIRST_OR_SECOND_PERSON.find(&masked)
+            // `I/O`, `I-beam`: a letter of an abbreviation, not a speaker.
+            && let Some(m) = FIRST_OR_SECOND_PERSON
+                .find_iter(&masked)
+                .find(|m| !masked[m.end()..].starts_with(['/', '-']))
         {
             out.report(
                 &cx.skill.source,

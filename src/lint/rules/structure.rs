@@ -10,7 +10,7 @@ use crate::finding::{Location, Severity};
 use crate::lint::Context;
 use crate::lint::Rule;
 use crate::skill::references::{Form, Target, docs, strip_placeholder};
-use crate::skill::{Skill, SkillFile};
+use crate::skill::{Skill, SkillFile, UnreadableWhy};
 use crate::targets;
 
 /// Whether the last segment of `rel` has a file extension.
@@ -32,8 +32,20 @@ pub const BROKEN_LINK: Rule = Rule {
            for the skill folder that the skill's targets expand (`${CLAUDE_SKILL_DIR}` and \
            `${CLAUDE_PLUGIN_ROOT}/skills/<name>` for Claude Code; `{baseDir}` and every other \
            known form for `generic`; docs/targets.md); flags targets that do not exist or lie \
-           outside the folder, and a placeholder none of the targets expands. A missing target without a file extension (a wiki page or a \
-           route) is not a file and is left alone.",
+           outside the folder, and a placeholder none of the targets expands (an info note when \
+           the rest of the path names a file that exists: the model is told the skill's folder \
+           and finds it). A missing target without a file extension (a wiki page or a route) is \
+           not a file and is left alone, and so are links that are not the skill's: those in a \
+           document template or asset (`templates/`, `assets/`, a `*template*` file), which \
+           stand for the user's document, and paths the line says to create or names as the \
+           user's project's or new skill's. A broken link in a file written for people \
+           (CHANGELOG, LICENSE, a README beside SKILL.md, CONTRIBUTING), which no agent is sent \
+           to, is a warning. Checked inside a repository (`--repo`, `gate`), a link the skill \
+           folder does not hold is looked up in the repository, from the file's folder and then \
+           from the root: for a skill kept in one of the repository's skill folders \
+           (`.claude/skills/<name>`, `.agents/skills/<name>`, `.github/skills/<name>`, ...) it \
+           is no finding; for a skill elsewhere (a pack's `skills/<name>`), which is copied when \
+           installed, it is a warning. SG502 does the same for paths.",
     why: "An agent that follows a dead link wastes a turn and proceeds without the guidance \
           the author meant; a link outside the folder breaks once the skill is installed.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide](references/style.md) first.\n",
@@ -44,15 +56,32 @@ pub const BROKEN_LINK: Rule = Rule {
             .references()
             .mentions
             .iter()
-            .filter(|m| m.form == Form::Link)
+            .filter(|m| m.form == Form::Link && !m.foreign)
         {
+            let d = &docs[m.doc];
             if let Some(placeholder) = m.unexpanded {
                 let (message, help) = unexpanded_placeholder(cx, placeholder, &m.written);
-                out.report(docs[m.doc].source, m.span.clone(), message)
-                    .help(help);
+                let finding = out.report(d.source, m.span.clone(), message);
+                finding.help(help);
+                if m.target.exists() {
+                    finding.severity(Severity::Info);
+                }
                 continue;
             }
             let message = match &m.target {
+                Target::Repository(rel) => {
+                    if kept_for_the_repository(cx) {
+                        continue;
+                    }
+                    out.report(
+                        d.source,
+                        m.span.clone(),
+                        format!("`{}` is a file of the repository (`{rel}`), outside the skill folder", m.written),
+                    )
+                    .severity(Severity::Warning)
+                    .help("the link breaks once the skill is installed elsewhere: copy the file into the skill folder, or link it by URL");
+                    continue;
+                }
                 // A target without an extension that names nothing is a wiki page or a
                 // route (`internal-wiki/runbook`), not a file of the skill.
                 Target::Missing(rel) if !has_extension(rel) => continue,
@@ -63,11 +92,65 @@ pub const BROKEN_LINK: Rule = Rule {
                 Target::Outside(_) => format!("`{}` points outside the skill folder", m.written),
                 _ => continue,
             };
-            out.report(docs[m.doc].source, m.span.clone(), message)
-                .help("fix the path, or add the file to the skill folder");
+            let finding = out.report(d.source, m.span.clone(), message);
+            finding.help("fix the path, or add the file to the skill folder");
+            if m.doc > 0 && for_people(d.rel) {
+                finding.severity(Severity::Warning);
+            }
         }
     },
 };
+
+/// Whether the skill lives in one of the repository's own skill folders
+/// (`.claude/skills/<name>`, `.agents/skills/<name>`, `.github/skills/<name>`, ... at any
+/// depth), where it is used in place: its links to the repository's files hold. A skill
+/// elsewhere in the repository (a pack's `skills/<name>`) is copied when installed.
+pub fn kept_for_the_repository(cx: &Context<'_>) -> bool {
+    let Some(rel) = skill_in_repository(cx) else {
+        return false;
+    };
+    let parent = rel.rsplit_once('/').map_or("", |(p, _)| p);
+    let parent = format!("{parent}/");
+    targets::CLIENTS
+        .iter()
+        .flat_map(|c| c.discovery)
+        .filter(|d| !d.starts_with('~') && !d.starts_with('<'))
+        .any(|d| parent == *d || parent.ends_with(&format!("/{d}")))
+}
+
+/// The skill folder's path from the root of the repository it is checked in.
+fn skill_in_repository(cx: &Context<'_>) -> Option<String> {
+    let project = cx.project?;
+    let skill = std::path::absolute(&cx.skill.root).ok()?;
+    let repo = std::path::absolute(&project.root).ok()?;
+    let rel = skill.strip_prefix(&repo).ok()?;
+    let rel: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(rel.join("/")).filter(|r| !r.is_empty())
+}
+
+/// A file written for people, which no agent is sent to: a changelog, a licence, a README
+/// beside SKILL.md, contribution notes. A broken link there misleads a reader, not the agent.
+pub fn for_people(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel).to_ascii_uppercase();
+    [
+        "CHANGELOG",
+        "CHANGES",
+        "HISTORY",
+        "LICENSE",
+        "LICENCE",
+        "NOTICE",
+        "README",
+        "CONTRIBUTING",
+        "CODE_OF_CONDUCT",
+        "SECURITY",
+        "AUTHORS",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+}
 
 /// A message and help for a path that starts with a placeholder no target expands.
 fn unexpanded_placeholder(cx: &Context<'_>, placeholder: &str, written: &str) -> (String, String) {
@@ -108,7 +191,11 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
     what: "Finds paths under `scripts/`, `references/` and `assets/` named in prose or inline \
            code (not in links, which SG501 checks), the targets' placeholders expanded, and \
            flags those missing from the folder and those behind a placeholder no target expands. A line that gives the path as an illustration \
-           (\"e.g.\", \"for example\", \"such as\", \"would be\", \"Good:\", a ✓ or ✗ mark) is not a reference.",
+           (\"e.g.\", \"for example\", \"such as\", \"would be\", \"Good:\", a ✓ or ✗ mark), a \
+           path to create (\"Create `scripts/x.py`\") and a path of the user's project or of \
+           the skill the user writes (\"your project\", \"your skill\") are not references. \
+           Behind a placeholder no target expands, a path that names an existing file is an \
+           info note.",
     why: "The agent will try to run or read the file and fail, often mid-task.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py` on each note.\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python ${CLAUDE_SKILL_DIR}/scripts/format_notes.py` on each note.\n==> scripts/format_notes.py <==\nprint('ok')\n",
@@ -119,8 +206,20 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
             .references()
             .mentions
             .iter()
-            .filter(|m| m.form == Form::Path)
+            .filter(|m| m.form == Form::Path && !m.foreign)
         {
+            if let Target::Repository(rel) = &m.target {
+                if !kept_for_the_repository(cx) && !seen.contains(&(m.doc, m.span.start)) {
+                    seen.push((m.doc, m.span.start));
+                    out.report(
+                        docs[m.doc].source,
+                        m.span.clone(),
+                        format!("`{}` is a file of the repository (`{rel}`), outside the skill folder", m.written),
+                    )
+                    .help("the path breaks once the skill is installed elsewhere: bundle the file in the skill folder");
+                }
+                continue;
+            }
             if !matches!(m.target, Target::Missing(_)) && m.unexpanded.is_none() {
                 continue;
             }
@@ -140,7 +239,11 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
             seen.push((m.doc, m.span.start));
             if let Some(placeholder) = m.unexpanded {
                 let (message, help) = unexpanded_placeholder(cx, placeholder, &m.written);
-                out.report(d.source, m.span.clone(), message).help(help);
+                let finding = out.report(d.source, m.span.clone(), message);
+                finding.help(help);
+                if m.target.exists() {
+                    finding.severity(Severity::Info);
+                }
                 continue;
             }
             out.report(
@@ -163,7 +266,9 @@ pub const REFERENCE_TOO_DEEP: Rule = Rule {
     severity: Severity::Warning,
     summary: "A reference is reachable only through another reference",
     what: "Walks every mention (links, paths, stems, globs) from SKILL.md and flags markdown \
-           files first reached at depth two or more (SKILL.md -> a.md -> b.md).",
+           files first reached at depth two or more (SKILL.md -> a.md -> b.md). A path built in \
+           a format string (`f\"{output_dir}/\"`) or written only of template segments \
+           (`<owner>/<repo>`) names no file of the skill.",
     why: "Agents read nested references partially or not at all; keep every reference one \
           link away from SKILL.md.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
@@ -292,7 +397,8 @@ pub const ORPHAN_FILE: Rule = Rule {
            carries every file in it; a named file's folder and a glob's folder carry their \
            scripts, data, binary assets and `_`-prefixed section files, while markdown documents \
            there must be named themselves, by path, by stem (`` `async-defer-await` ``) or by \
-           a glob (`rules/*.md`, `{lang}/`). Paths written from the pack root \
+           a glob (`rules/*.md`, `{lang}/`); a path of template segments only \
+           (`<owner>/<repo>`) matches nothing, so it hides no orphan. Paths written from the pack root \
            (`skills/<folder>/x.md`) and dotted Python modules (`core.gif_builder`) resolve too. \
            Dotfiles, licences, README/CHANGELOG, `metadata.json`, `skillgate.toml`, Codex's \
            `agents/openai.yaml` with the icons it names, script manifests \
@@ -410,12 +516,17 @@ pub const UNCLOSED_CODE_FENCE: Rule = Rule {
             for block in d.doc.code_blocks.iter().filter(|b| !b.closed) {
                 let open = d.source.line_range(d.source.line_index(block.range.start));
                 let (at, fence) = closing_fence(&d.source.text, block.range.start);
+                // Inside a blockquote or a list item the closing line needs the container's
+                // markers too: offered, never applied by `--fix` alone.
+                let contained = !d.source.text[open.start..block.range.start]
+                    .trim()
+                    .is_empty();
                 out.report(d.source, open, "this code fence is never closed")
                     .help("close it with a matching fence line")
                     .fix(
                         d.source,
                         "close the code fence at the end of its section",
-                        true,
+                        !contained,
                         vec![(at..at, fence)],
                     );
             }
@@ -425,6 +536,12 @@ pub const UNCLOSED_CODE_FENCE: Rule = Rule {
 
 static BACKSLASH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:[A-Za-z0-9_.-]+\\)+[A-Za-z0-9][A-Za-z0-9_-]*\.[A-Za-z0-9]{1,5}(?-u:\b)")
+        .expect("valid regex")
+});
+
+/// A line written for Windows users.
+static WINDOWS_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:windows|powershell|cmd(?:\.exe)?|wsl|explorer|registry)\b")
         .expect("valid regex")
 });
 
@@ -521,7 +638,10 @@ pub const BACKSLASH_PATH: Rule = Rule {
     severity: Severity::Warning,
     summary: "A path uses backslashes",
     what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose, \
-           except on a line that shows them as what to avoid (\"✗\", \"Avoid:\", \"Bad:\").",
+           except on a line that shows them as what to avoid (\"✗\", \"Avoid:\", \"Bad:\"), a \
+           path on a Windows drive or share (`C:\\Users\\name\\...`, `%APPDATA%\\x`) and a \
+           line written for Windows users (\"Windows\", \"PowerShell\", \"cmd\"). Code blocks \
+           are never read, so the fix never rewrites them.",
     why: "Agents run on Unix-like systems where backslashes are not separators; the path \
           does not resolve.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts\\format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
@@ -541,8 +661,16 @@ pub const BACKSLASH_PATH: Rule = Rule {
                 for m in BACKSLASH.find_iter(&text[range.clone()]) {
                     let span = range.start + m.start()..range.start + m.end();
                     let line = d.source.line_range(d.source.line_index(span.start));
-                    let illustration = HYPOTHETICAL.is_match(&text[line].to_ascii_lowercase());
-                    if seen.contains(&span.start) || illustration {
+                    let lowered = text[line.clone()].to_ascii_lowercase();
+                    let illustration = HYPOTHETICAL.is_match(&lowered);
+                    // A path on a Windows drive or share (`C:\Users\name\...`,
+                    // `%APPDATA%\x`, `\\server\x`), or on a line written for Windows users,
+                    // is a Windows path on purpose.
+                    let before = &text[line.start..span.start];
+                    let windows = before.ends_with('\\')
+                        || before.ends_with('%')
+                        || WINDOWS_LINE.is_match(&lowered);
+                    if seen.contains(&span.start) || illustration || windows {
                         continue;
                     }
                     seen.push(span.start);
@@ -559,6 +687,50 @@ pub const BACKSLASH_PATH: Rule = Rule {
                         true,
                         vec![(span, forward.clone())],
                     );
+                }
+            }
+        }
+    },
+};
+
+/// SG508.
+pub const UNREADABLE_ENTRY: Rule = Rule {
+    code: "SG508",
+    name: "unreadable-entry",
+    severity: Severity::Warning,
+    summary: "An entry of the skill folder cannot be read",
+    what: "Flags each file or folder of the skill that the system refuses to read (a loop of \
+           symbolic links such as `a -> b`, `b -> a`, a link to nothing, permission denied), \
+           one finding per entry; the rest of the skill is read and checked without it. A \
+           symbolic link whose target lies outside the skill folder is followed when the \
+           target is inside the git repository that holds the skill (a `scripts` link to the \
+           repository's own scripts); outside it, the link is not read and the finding is an \
+           error.",
+    why: "The agent gets the same refusal when it opens the file, and an installer copying the \
+          folder fails or copies a broken link; a link out of the repository would ship or read \
+          files the author never meant to be part of the skill.",
+    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> notes.md -> drafts.md <==\n==> drafts.md -> notes.md <==\n",
+    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines; see [notes](notes.md).\n==> notes.md <==\n# Notes\n==> drafts.md -> notes.md <==\n",
+    check: |cx, out| {
+        let skill = cx.skill;
+        for entry in &skill.unreadable {
+            let location = Location {
+                path: skill.root.join(&entry.rel),
+                line: 1,
+                column: 1,
+                end_line: 1,
+                end_column: 1,
+                span: 0..0,
+            };
+            let finding = out.report_at(location, format!("`{}` {}", entry.rel, entry.why));
+            match &entry.why {
+                UnreadableWhy::Outside(_) => {
+                    finding
+                        .severity(Severity::Error)
+                        .help("copy the file into the skill folder, or remove the link");
+                }
+                UnreadableWhy::Io(_) => {
+                    finding.help("fix or remove the entry; the skill was checked without it");
                 }
             }
         }
