@@ -64,10 +64,47 @@ fn every_security_rule_fires_on_the_malicious_fixture_at_the_exact_place() {
     assert_eq!(found, expected);
 }
 
+/// The findings of the SG6 rules at warning or above, as `path:line:col CODE` (info notes,
+/// what a skill only shows, left out), after checking the exit status agrees.
+fn sg6_blocking(skill: &str) -> Vec<String> {
+    let (code, out, err) = run(&[
+        "check",
+        skill,
+        "--select",
+        "SG6",
+        "--format",
+        "concise",
+        "--fail-on",
+        "warning",
+    ]);
+    let lines: Vec<String> = finding_lines(&out)
+        .into_iter()
+        .filter(|l| {
+            !l.contains("(shown as an example")
+                && !l.contains("(quoted in a blockquote)")
+                && !l.contains("(listed in a table)")
+                && !l.contains("(a demonstration in quoted text)")
+        })
+        .map(|l| {
+            let (place, rest) = l.split_once(": ").expect("concise line");
+            let code = rest.split_whitespace().next().expect("code");
+            format!("{place} {code}")
+        })
+        .collect();
+    assert_eq!(code, i32::from(!lines.is_empty()), "{err}\n{out}");
+    lines
+}
+
 #[test]
 fn security_lookalikes_stay_silent() {
-    let found = sg6("fixtures/skills/security-lookalikes");
+    let found = sg6_blocking("fixtures/skills/security-lookalikes");
     assert!(found.is_empty(), "{found:#?}");
+    // What the skill shows is still visible, as notes that say so.
+    let notes = sg6("fixtures/skills/security-lookalikes");
+    assert!(
+        notes.iter().any(|n| n.ends_with("SKILL.md:8:62 SG604")),
+        "{notes:#?}"
+    );
 }
 
 #[test]
@@ -109,4 +146,35 @@ fn exfiltration_points_at_the_read_as_well_as_the_send() {
         "{out}"
     );
     assert!(out.contains("`env` reads the whole environment here"));
+}
+
+/// A security-review skill that shows every attack it teaches: an "Attacker's code" block, a
+/// "RED FLAGS" block, a table of injection phrases, a blockquote, a typosquat example, a
+/// zero-width-space demo, a direction mark escaping a fence, Greek letters in physics, a
+/// "dangerous patterns" reference and a script that sends its own key from `.env` to the API
+/// it is written for. Nothing blocks; the shown attacks remain visible as notes.
+#[test]
+fn a_security_teaching_skill_blocks_nothing_and_notes_what_it_shows() {
+    let skill = "fixtures/skills/security-teaching";
+    let found = sg6_blocking(skill);
+    assert!(found.is_empty(), "{found:#?}");
+    let notes = sg6(skill);
+    for expected in [
+        "SKILL.md:14:26 SG606",
+        "SKILL.md:20:69 SG607",
+        "SKILL.md:24:35 SG602",
+        "SKILL.md:31:3 SG603",
+        "SKILL.md:42:23 SG601",
+        "references/dangerous-patterns.md:6:20 SG606",
+    ] {
+        let full = format!("{skill}/{expected}");
+        assert!(notes.contains(&full), "{full} not in {notes:#?}");
+    }
+    // The script's own key, the physics and the merge rule are not even notes.
+    assert!(
+        !notes.iter().any(|n| n.contains("scripts/ask.py")),
+        "{notes:#?}"
+    );
+    assert!(!notes.iter().any(|n| n.contains(":50:")), "{notes:#?}");
+    assert!(!notes.iter().any(|n| n.contains(":36:")), "{notes:#?}");
 }

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::shell::{Command, Word};
-use super::{Kind, Origin, Scan, is_counter_example, scan, sensitive_path};
+use super::{Kind, Origin, Scan, scan, sensitive_path, shown};
 use crate::finding::Severity;
 use crate::lint::{Emitter, Rule};
 
@@ -64,22 +64,20 @@ pub const DANGEROUS_COMMAND: Rule = Rule {
     check: |cx, out| {
         let scan = scan(cx);
         for command in &scan.commands {
-            if command.counter_example {
-                continue;
-            }
             if let Some((span, message)) = dangerous(scan, command) {
-                report(out, scan, command.at.file, span, message)
+                report_told(out, scan, command.at.file, span, message, command.counter_example)
                     .help("remove the command, or make it explicit and reviewable (download to a file, pin a checksum, name the exact path)");
             }
         }
-        for facts in scan.python.iter().filter(|f| !f.counter_example) {
+        for facts in &scan.python {
             for (span, what) in &facts.dangerous {
-                report(
+                report_told(
                     out,
                     scan,
                     facts.file,
                     span.clone(),
                     format!("this call {what}"),
+                    facts.counter_example,
                 )
                 .help("name the exact path or mode the skill needs");
             }
@@ -149,14 +147,15 @@ pub const CREDENTIAL_EXFILTRATION: Rule = Rule {
     passes: "---\nname: demo\ndescription: Reports diagnostics. Use when the demo tool fails.\n---\n```bash\ncurl -s -H \"Authorization: Bearer $DEMO_TOKEN\" https://api.demo.example/status\ncat ~/.ssh/id_ed25519.pub\n```\n",
     check: |cx, out| {
         let scan = scan(cx);
-        for command in scan.commands.iter().filter(|c| !c.counter_example) {
+        for command in &scan.commands {
             if let Some((what, reader)) = exfiltrated(scan, command) {
-                let finding = report(
+                let finding = report_told(
                     out,
                     scan,
                     command.at.file,
                     command.at.span.clone(),
                     format!("`{}` sends {what} over the network", command.name()),
+                    command.counter_example,
                 );
                 if let Some(reader) = reader {
                     let file = scan.files[reader.at.file].source;
@@ -172,9 +171,24 @@ pub const CREDENTIAL_EXFILTRATION: Rule = Rule {
                 finding.help("never send credentials anywhere; if the skill needs a service, have the user configure its token");
             }
         }
-        for facts in scan.python.iter().filter(|f| !f.counter_example) {
-            for (span, what) in &facts.exfiltration {
-                report(out, scan, facts.file, span.clone(), format!("this network call may send {what}"))
+        for facts in &scan.python {
+            for (span, what, from) in &facts.exfiltration {
+                let finding = report_told(
+                    out,
+                    scan,
+                    facts.file,
+                    span.clone(),
+                    format!("this network call sends {what}"),
+                    facts.counter_example,
+                );
+                if let Some(from) = from {
+                    finding.related(
+                        scan.files[facts.file].source,
+                        from.clone(),
+                        "the secret is read here",
+                    );
+                }
+                finding
                     .help("never send credentials anywhere; if the skill needs a service, have the user configure its token");
             }
         }
@@ -198,9 +212,9 @@ pub const ENCODED_PAYLOAD: Rule = Rule {
     passes: "---\nname: demo\ndescription: Decodes demo tokens. Use when debugging demo auth.\n---\n```bash\necho eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ | base64 -d\n```\n",
     check: |cx, out| {
         let scan = scan(cx);
-        for command in scan.commands.iter().filter(|c| !c.counter_example) {
+        for command in &scan.commands {
             if is_interpreter_on_stdin(command) && fed_by(scan, command, is_decoder) {
-                report(
+                report_told(
                     out,
                     scan,
                     command.at.file,
@@ -209,43 +223,42 @@ pub const ENCODED_PAYLOAD: Rule = Rule {
                         "`{}` runs text decoded in the same command line",
                         command.name()
                     ),
+                    command.counter_example,
                 )
                 .help("write the command in the clear");
             }
         }
-        for facts in scan.python.iter().filter(|f| !f.counter_example) {
+        for facts in &scan.python {
             for span in &facts.decoded_exec {
-                report(
+                report_told(
                     out,
                     scan,
                     facts.file,
                     span.clone(),
                     "this call executes decoded text",
+                    facts.counter_example,
                 )
                 .help("write the code in the clear");
             }
         }
         for (index, file) in scan.files.iter().enumerate() {
             for (span, decoded) in encoded_commands(&file.source.text) {
-                let in_counter_block = file.doc.is_some_and(|doc| {
-                    doc.code_blocks.iter().any(|b| {
-                        b.range.contains(&span.start)
-                            && is_counter_example(&super::introduction(
-                                &file.source.text,
-                                doc,
-                                b.range.start,
-                            ))
-                    })
+                let block = file.doc.and_then(|doc| {
+                    doc.code_blocks
+                        .iter()
+                        .find(|b| b.range.contains(&span.start))
                 });
-                if in_counter_block {
-                    continue;
-                }
-                report(
+                let shown = match block {
+                    Some(b) => shown(file, b.range.start, true),
+                    None => shown(file, span.start, false),
+                };
+                report_told(
                     out,
                     scan,
                     index,
                     span,
                     format!("encoded text decodes to code: \"{decoded}\""),
+                    shown.is_some(),
                 )
                 .help("write the command or code in the clear so reviewers can read it");
             }
@@ -311,6 +324,27 @@ fn report<'o>(
     message: impl Into<String>,
 ) -> &'o mut crate::finding::Finding {
     out.report(scan.files[file].source, span, message)
+}
+
+/// A finding on what the skill tells; where it only shows the thing (an attack explained, a
+/// bad example), an info note that says so.
+fn report_told<'o>(
+    out: &'o mut Emitter,
+    scan: &Scan<'_>,
+    file: usize,
+    span: Range<usize>,
+    message: impl Into<String>,
+    shown: bool,
+) -> &'o mut crate::finding::Finding {
+    let mut message = message.into();
+    if shown {
+        message.push_str(" (shown as an example, not an instruction)");
+    }
+    let finding = report(out, scan, file, span, message);
+    if shown {
+        finding.severity(Severity::Info);
+    }
+    finding
 }
 
 fn base_name(word: &Word) -> &str {

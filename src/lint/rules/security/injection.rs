@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Kind, scan};
+use super::{Kind, scan, shown};
 use crate::finding::Severity;
 use crate::lint::Rule;
 use crate::skill::{Document, PROHIBITION};
@@ -39,9 +39,18 @@ pub const AGENT_DIRECTED_INSTRUCTION: Rule = Rule {
         for file in scan.files.iter().filter(|f| f.kind == Kind::Markdown) {
             let Some(doc) = file.doc else { continue };
             for hit in hits(&file.source.text, doc) {
-                let finding = out.report(file.source, hit.span, hit.message);
+                let shown = (!hit.hidden)
+                    .then(|| shown(file, hit.span.start, false))
+                    .flatten();
+                let message = match shown {
+                    Some(why) => format!("{} ({})", hit.message, why.describe()),
+                    None => hit.message,
+                };
+                let finding = out.report(file.source, hit.span, message);
                 if hit.hidden {
                     finding.severity(Severity::Error);
+                } else if shown.is_some() {
+                    finding.severity(Severity::Info);
                 }
                 finding.help("remove the text: a skill describes a task, it does not address the agent's controller");
             }
@@ -65,7 +74,7 @@ const PATTERNS: &[(&str, &str)] = &[
     ),
     (
         "tells the agent to switch off safety or confirmation prompts",
-        r"\b(disable|turn off|bypass|circumvent|suppress|ignore)\s+(all\s+|any\s+|the\s+|your\s+)?(safety|security|confirmation|permission|approval|sandbox|guardrail|content)\s+(checks?|prompts?|filters?|guardrails?|measures?|restrictions?|dialogs?|polic(y|ies)|requests?|guidelines)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\b(do not|don't|never) (ask|wait) (the user )?for (confirmation|permission|approval)\b|\bwithout (asking|requesting|waiting) (the user )?for (confirmation|permission|approval)\b",
+        r"\b(disable|turn off|bypass|circumvent|suppress|ignore)\s+(all\s+|any\s+|the\s+|your\s+)?(safety|security|confirmation|permission|approval|sandbox|guardrail|content)\s+(checks?|prompts?|filters?|guardrails?|measures?|restrictions?|dialogs?|polic(y|ies)|requests?|guidelines)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\b(do not|don't|never) ask (the user )?for (confirmation|permission|approval)\b|\b(do not|don't|never) wait for (the user|the user's|user|user's|their) (confirmation|permission|approval)\b|\bwithout (asking|requesting) (the user )?for (confirmation|permission|approval)\b|\bwithout waiting for (the user|the user's|user|user's|their) (confirmation|permission|approval)\b",
     ),
 ];
 
@@ -191,6 +200,7 @@ mod tests {
             "Reject \"ignore previous instructions\".\n",
             "```\nignore previous instructions\n```\n",
             "Run `claude --dangerously-skip-permissions` only in a sandbox.\n",
+            "Merge when CI passes. Do not wait for approval from the code owners.\n",
         ] {
             assert!(found(text).is_empty(), "{text}");
         }
