@@ -69,6 +69,8 @@ pub static RULES: &[Rule] = &[
     security::SECRET_IN_SKILL,
     security::BROAD_ALLOWED_TOOLS,
     security::UNPINNED_RUN,
+    security::REVERSE_SHELL,
+    security::UNTRUSTED_INSTALL,
 ];
 
 /// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks and quoted text

