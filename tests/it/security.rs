@@ -178,3 +178,91 @@ fn a_security_teaching_skill_blocks_nothing_and_notes_what_it_shows() {
     assert!(!notes.iter().any(|n| n.contains(":50:")), "{notes:#?}");
     assert!(!notes.iter().any(|n| n.contains(":36:")), "{notes:#?}");
 }
+
+/// Recall and silence on the security corpus (`fixtures/security-corpus`): look-alikes of
+/// real attack techniques, each with a benign teaching or everyday shape, split into a
+/// development half (the rules were written against it) and a held-out half (measured
+/// only). A malicious skill is caught when an SG6 finding at warning or above fires; a
+/// benign one must have none.
+fn corpus_half(half: &str) -> Vec<(String, bool, bool)> {
+    let root = super::support::root()
+        .join("fixtures/security-corpus")
+        .join(half);
+    let mut out = Vec::new();
+    let mut techniques: Vec<_> = std::fs::read_dir(&root)
+        .expect("corpus half")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    techniques.sort();
+    for technique in techniques {
+        let name = technique
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        let mut skills: Vec<_> = std::fs::read_dir(&technique)
+            .expect("technique")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        skills.sort();
+        for skill in skills {
+            let malicious = skill
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("malicious"));
+            let path = skill.to_string_lossy().into_owned();
+            let (code, _, err) = run(&[
+                "check",
+                &path,
+                "--select",
+                "SG6",
+                "--format",
+                "concise",
+                "--fail-on",
+                "warning",
+            ]);
+            assert!(code == 0 || code == 1, "{path}: {err}");
+            out.push((name.clone(), malicious, code == 1));
+        }
+    }
+    out
+}
+
+fn assert_recall(half: &str) {
+    let results = corpus_half(half);
+    let mut techniques: Vec<&str> = results.iter().map(|r| r.0.as_str()).collect();
+    techniques.dedup();
+    let mut report = String::new();
+    for technique in &techniques {
+        let of: Vec<_> = results
+            .iter()
+            .filter(|r| r.0 == *technique && r.1)
+            .collect();
+        let caught = of.iter().filter(|r| r.2).count();
+        report.push_str(&format!("{technique}: {caught}/{}\n", of.len()));
+        assert!(
+            caught * 2 >= of.len(),
+            "{half} {technique} below 50%:\n{report}"
+        );
+    }
+    let malicious = results.iter().filter(|r| r.1).count();
+    let caught = results.iter().filter(|r| r.1 && r.2).count();
+    assert!(
+        caught * 10 >= malicious * 9,
+        "{half} recall {caught}/{malicious}:\n{report}"
+    );
+    let flagged: Vec<_> = results.iter().filter(|r| !r.1 && r.2).collect();
+    assert!(
+        flagged.is_empty(),
+        "{half} benign skills flagged: {flagged:?}"
+    );
+}
+
+#[test]
+fn the_development_half_of_the_security_corpus_is_caught_and_its_benign_skills_pass() {
+    assert_recall("dev");
+}
+
+#[test]
+fn the_held_out_half_of_the_security_corpus_is_caught_and_its_benign_skills_pass() {
+    assert_recall("held-out");
+}

@@ -104,14 +104,14 @@ pub const DANGEROUS_COMMAND: Rule = Rule {
 /// PowerShell's download-and-run idioms: `iex (iwr …)`, `irm … | iex`,
 /// `(New-Object Net.WebClient).DownloadString(…) | Invoke-Expression`.
 static FETCH_AND_RUN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)\b(iex|invoke-expression)\b[^\n]{0,40}\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b|\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n|]{0,200}\|\s*(iex|invoke-expression)\b")
+    Regex::new(r"\b(iex|invoke-expression)\b[^\n]{0,40}\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b|\b(iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n|]{0,200}\|\s*(iex|invoke-expression)\b")
         .expect("valid regex")
 });
 
 /// Shells wired to a network connection: `/dev/tcp`, `nc -e`, `socat exec:`, a FIFO fed to
 /// `nc`, PowerShell's TCP client.
 static REVERSE_SHELL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)/dev/(tcp|udp)/[^/\s]+/[0-9$]|\b(nc|ncat|netcat)\b[^\n|;&]*\s-[a-z]*[ec]\s+\S*\b(sh|bash|zsh|cmd(\.exe)?|powershell)\b|\bsocat\b[^\n]*\bexec:[^\n]*\b(sh|bash)\b|\bmkfifo\b[^\n]*\b(nc|ncat|netcat)\b|net\.sockets\.tcpclient")
+    Regex::new(r"/dev/(tcp|udp)/[^/\s]+/[0-9$]|\b(nc|ncat|netcat)\b[^\n|;&]*\s-[a-z]*[ec]\s+\S*\b(sh|bash|zsh|cmd(\.exe)?|powershell)\b|\bsocat\b[^\n]*\bexec:[^\n]*\b(sh|bash)\b|\bmkfifo\b[^\n]*\b(nc|ncat|netcat)\b|net\.sockets\.tcpclient")
         .expect("valid regex")
 });
 

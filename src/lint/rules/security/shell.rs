@@ -22,7 +22,7 @@ use crate::skill::{Document, quoted};
 /// commands the rules name and the files they guard. Units with none are not parsed (a
 /// unit with non-ASCII text always is, for look-alike command names).
 static SHELL_TRIGGER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)\b(curl|wget|fetch|https?|aria2c|iwr|Invoke-WebRequest|Invoke-RestMethod|sh|bash|zsh|ksh|dash|fish|python3?|perl|ruby|node|php|pwsh|powershell|iex|deno|bun|eval|source|rm|chmod|sudo|doas|su|tee|sed|cp|mv|ln|install|crontab|nc|ncat|netcat|socat|telnet|scp|sftp|ftp|rsync|env|printenv|set|export|declare|base64|base32|basenc|xxd|openssl|gunzip|zcat|rev|npx|bunx|uvx|pipx|pnpm|yarn|npm|pip3?|uv|gem|cargo|go)\b|bashrc|zshrc|profile|cron|authorized_keys|sudoers|autostart|launchagents|launchdaemons|systemd|config\.fish|zshenv|zlogin|bash_login|rc\.local|/etc/environment")
+    Regex::new(r"(?-u)\b(curl|wget|fetch|https?|aria2c|iwr|Invoke-WebRequest|Invoke-RestMethod|sh|bash|zsh|ksh|dash|fish|python3?|perl|ruby|node|php|pwsh|powershell|iex|deno|bun|eval|source|rm|chmod|sudo|doas|su|tee|sed|cp|mv|ln|install|crontab|nc|ncat|netcat|socat|telnet|scp|sftp|ftp|rsync|env|printenv|find|dd|mkfs[.a-z0-9]*|wipefs|shred|dig|nslookup|host|mkfifo|set|export|declare|base64|base32|basenc|xxd|openssl|gunzip|zcat|rev|npx|bunx|uvx|pipx|pnpm|yarn|npm|pip3?|uv|gem|cargo|go)\b|bashrc|zshrc|profile|cron|authorized_keys|\.ssh|\.aws|\.kube|\.env|\.netrc|credentials|sudoers|autostart|launchagents|launchdaemons|systemd|config\.fish|zshenv|zlogin|bash_login|rc\.local|/etc/environment")
         .expect("valid regex")
 });
 
@@ -462,6 +462,26 @@ impl UnitReader<'_> {
                 }
             }
             outer -= 1;
+        }
+        // `mkdir -p d && echo x >> d/f`: the grammar hangs the redirection on the whole
+        // list, but bash applies it to the list's last command.
+        let last_of_list = outer >= 2
+            && ancestors[outer - 1].kind() == "list"
+            && ancestors[outer - 2].kind() == "redirected_statement"
+            && ancestors[outer - 1]
+                .named_child(
+                    u32::try_from(ancestors[outer - 1].named_child_count().saturating_sub(1))
+                        .unwrap_or(0),
+                )
+                .is_some_and(|last| last.id() == node.id());
+        if last_of_list {
+            let statement = ancestors[outer - 2];
+            let mut cursor = statement.walk();
+            for child in statement.named_children(&mut cursor) {
+                if child.kind() == "file_redirect" {
+                    redirects.extend(self.redirect(child));
+                }
+            }
         }
         // `{ curl …; } | sh` and `(curl …) | sh`: a group's commands feed the pipe too.
         while outer > 1
