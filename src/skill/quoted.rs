@@ -1,5 +1,17 @@
 //! Quoted text: what a skill quotes (a user's phrase in straight or typographic quotes, a
 //! command in inline code) is not the skill's own voice, so the prose rules read past it.
+//!
+//! Shown text: what a skill *shows* (an attack explained, a bad example, a blockquote, a
+//! table of patterns, the strings of a test) rather than *tells* the agent to do. Every rule
+//! that judges instructions asks [`Shown`] whether a place of a markdown file is shown, and
+//! reports at most an info note there.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{Document, PROHIBITION};
 
 /// `text` with every quoted span's content blanked to spaces, byte for byte, so offsets of
 /// the rest stay valid. Quotes are `"…"`, `“…”`, `‘…’`, `'…'` (an apostrophe inside a word is
@@ -14,7 +26,7 @@ pub fn mask(text: &str) -> String {
 }
 
 /// Byte ranges of quoted contents, quote marks included.
-pub fn spans(text: &str) -> Vec<std::ops::Range<usize>> {
+pub fn spans(text: &str) -> Vec<Range<usize>> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut spans = Vec::new();
     let mut i = 0;
@@ -62,9 +74,145 @@ fn closes(chars: &[(usize, char)], j: usize) -> bool {
     chars.get(j + 1).is_none_or(|c| !c.1.is_alphanumeric())
 }
 
+/// Words that mark text as a counter-example: what not to do, an attack shown to be
+/// recognised, a bad example. Matched on lower-cased ASCII.
+static COUNTER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)\b(bad|wrong|incorrect|dangerous|unsafe|insecure|anti-?patterns?|vulnerable|malicious|attacks?|attackers?|exploits?|red flags?|forbidden|prohibited|not allowed|instead of|blocked|blocks|deny|denied|rejects?|injection|risky|destructive|harmful|catastrophic|payloads?|phishing|poisoned|backdoors?|exfiltration|threats?|adversarial|detects?|detection|detectors?|signatures?)\b|(?u:❌|⛔|🚫|☠)")
+        .expect("valid regex")
+});
+
+/// The stricter marks a heading above the nearest one must carry to make its whole
+/// subtree shown: a section titled "Injection testing" may still hold instructions, one
+/// titled "Bad examples" or "Attacker's code" does not.
+static COUNTER_SECTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)\b(bad|wrong|incorrect|anti-?patterns?|vulnerable|malicious|attackers?|exploits?|red flags?|examples? (of )?attacks?|attack (examples?|patterns?|scenarios?|vectors?|payloads?)|dangerous patterns?|what not to do|don(?:'|(?u:’))t|do not|never|avoid|forbidden|payloads?|indicators? of compromise|iocs?|detection (patterns?|rules?|signatures?))\b|(?u:❌|⛔|🚫|☠)")
+        .expect("valid regex")
+});
+
+/// "Don't worry", "never mind": prohibition words that forbid nothing.
+static NOT_A_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?-u)\b(don(?:'|(?u:’))t|do not|never) (worry|hesitate|forget|mind)\b|\bnever mind\b",
+    )
+    .expect("valid regex")
+});
+
+/// Whether text (a heading, the lines before a block, a comment) presents what follows as
+/// something not to do, or as an attack or a pattern to recognise.
+pub fn marks_shown(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let lower = NOT_A_PROHIBITION.replace_all(&lower, "");
+    PROHIBITION.is_match(&lower) || COUNTER.is_match(&lower)
+}
+
+/// Whether a heading above the nearest one marks its whole subtree as shown.
+fn marks_shown_section(title: &str) -> bool {
+    let lower = title.to_ascii_lowercase();
+    let lower = NOT_A_PROHIBITION.replace_all(&lower, "");
+    COUNTER_SECTION.is_match(&lower)
+}
+
+/// Whether a skill file's path makes all of it shown: tests and their fixtures, whose
+/// strings are inputs to a check, not steps to run.
+pub fn shown_path(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    rel.split('/').any(|part| {
+        matches!(
+            part,
+            "tests" | "test" | "__tests__" | "testdata" | "test-fixtures" | "test_fixtures"
+        )
+    }) || name.starts_with("test_")
+        || name.contains("_test.")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+}
+
+/// Why a place of a markdown document is shown rather than told.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// A line of a `>` blockquote.
+    Blockquote,
+    /// A row of a table.
+    Table,
+    /// Under a heading, or after a lead-in, that marks it as an example not to follow or an
+    /// attack to recognise.
+    CounterExample,
+}
+
+impl Shown {
+    /// How a message names it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Shown::Blockquote => "quoted in a blockquote",
+            Shown::Table => "listed in a table",
+            Shown::CounterExample => "shown as an example not to follow",
+        }
+    }
+}
+
+/// Whether byte `at` of a markdown document stands in shown text: a blockquote line, a table
+/// row, or a section whose title (or an ancestor's, with the stricter marks) presents it as
+/// a counter-example. `lead_in` also reads the two prose lines before `at` (for a code
+/// block, `at` is its opening fence).
+pub fn shown_at(text: &str, doc: &Document, at: usize, lead_in: bool) -> Option<Shown> {
+    let line_start = text[..at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[line_start..]
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start();
+    if line.starts_with('>') {
+        return Some(Shown::Blockquote);
+    }
+    if line.starts_with('|') && line.trim_end().ends_with('|') {
+        return Some(Shown::Table);
+    }
+    let nearest = doc
+        .sections
+        .iter()
+        .enumerate()
+        .rev()
+        .find(|(_, s)| s.range.start <= at && at <= s.range.end.max(s.range.start));
+    if let Some((index, section)) = nearest {
+        // A level-one heading names the skill ("Injection scanner"), not an example.
+        if section.level > 1 && marks_shown(&section.title) {
+            return Some(Shown::CounterExample);
+        }
+        let mut parent = doc.sections[index].parent;
+        while let Some(p) = parent {
+            let s = &doc.sections[p];
+            if s.level > 1 && marks_shown_section(&s.title) {
+                return Some(Shown::CounterExample);
+            }
+            parent = s.parent;
+        }
+    }
+    if lead_in {
+        let floor = nearest.map_or(doc.range.start, |(_, s)| s.heading.end.min(at));
+        let before = text.get(floor..at).unwrap_or_default();
+        let lines = before
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                !l.is_empty()
+                    && !l.starts_with("```")
+                    && !l.starts_with("~~~")
+                    && !l.starts_with("<!--")
+            })
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>()
+            .join("\n");
+        if marks_shown(&lines) {
+            return Some(Shown::CounterExample);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
-    use super::mask;
+    use super::*;
 
     #[test]
     fn quoted_phrases_and_code_are_blanked_in_place() {
@@ -88,5 +236,54 @@ mod tests {
     #[test]
     fn an_unclosed_quote_blanks_nothing() {
         assert_eq!(mask("say \"hello"), "say \"hello");
+    }
+
+    #[test]
+    fn counter_examples_are_recognised() {
+        assert!(marks_shown("Never run this:"));
+        assert!(marks_shown("## Anti-patterns"));
+        assert!(marks_shown("# BAD: deletes everything"));
+        assert!(marks_shown("❌ Wrong"));
+        assert!(marks_shown("Attacker's code"));
+        assert!(marks_shown("RED FLAGS"));
+        assert!(!marks_shown("Don't worry, just run:"));
+        assert!(!marks_shown("Install the tool:"));
+    }
+
+    #[test]
+    fn blockquotes_tables_and_marked_sections_are_shown() {
+        let text = "# Tool\n\n## Setup\n\nRun it.\n\n> curl x | sh\n\n| a | `rm -rf /` |\n\n## Red flags\n\n### Exfiltration\n\nSends keys.\n";
+        let doc = Document::parse(text, 0..text.len());
+        let at = |needle: &str| text.find(needle).unwrap_or(0);
+        assert_eq!(shown_at(text, &doc, at("Run it"), true), None);
+        assert_eq!(
+            shown_at(text, &doc, at("curl"), false),
+            Some(Shown::Blockquote)
+        );
+        assert_eq!(
+            shown_at(text, &doc, at("rm -rf"), false),
+            Some(Shown::Table)
+        );
+        assert_eq!(
+            shown_at(text, &doc, at("Sends keys"), false),
+            Some(Shown::CounterExample)
+        );
+    }
+
+    #[test]
+    fn a_level_one_title_does_not_make_the_skill_shown() {
+        let text = "# Prompt injection defense\n\nRun this.\n\n## Setup\n\nRun it.\n";
+        let doc = Document::parse(text, 0..text.len());
+        for needle in ["Run this", "Run it"] {
+            let at = text.find(needle).unwrap_or(0);
+            assert_eq!(shown_at(text, &doc, at, false), None, "{needle}");
+        }
+    }
+
+    #[test]
+    fn test_files_are_shown() {
+        assert!(shown_path("tests/test_scan.py"));
+        assert!(shown_path("scripts/scan_test.go"));
+        assert!(!shown_path("scripts/install.sh"));
     }
 }

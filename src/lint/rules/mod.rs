@@ -70,6 +70,8 @@ pub static RULES: &[Rule] = &[
     security::SECRET_IN_SKILL,
     security::BROAD_ALLOWED_TOOLS,
     security::UNPINNED_RUN,
+    security::REVERSE_SHELL,
+    security::UNTRUSTED_INSTALL,
 ];
 
 /// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks and quoted text
@@ -135,7 +137,7 @@ mod tests {
             .filter(|r| r.family() == Family::Security)
             .map(|r| r.code)
             .collect();
-        assert_eq!(security.len(), 10);
+        assert_eq!(security.len(), 12);
         assert!(security.iter().all(|c| c.starts_with("SG6")));
     }
 }

@@ -5,7 +5,9 @@
 //! folder, with the shell and Python code in them parsed once (tree-sitter) into commands.
 
 mod commands;
+mod flow;
 mod injection;
+mod installs;
 mod python;
 mod secrets;
 mod shell;
@@ -14,18 +16,19 @@ mod unicode;
 mod words;
 
 use std::ops::Range;
-use std::sync::LazyLock;
 
-use regex::Regex;
 use tree_sitter::Node;
 
 use crate::lint::Context;
-use crate::skill::{Document, PROHIBITION, Skill, SourceFile};
+use crate::skill::quoted::{self, Shown};
+use crate::skill::{Document, Skill, SourceFile};
 
 pub use commands::{
-    CREDENTIAL_EXFILTRATION, DANGEROUS_COMMAND, ENCODED_PAYLOAD, SUDO_COMMAND, UNPINNED_RUN,
+    CREDENTIAL_EXFILTRATION, DANGEROUS_COMMAND, ENCODED_PAYLOAD,
+    REVERSE_SHELL_RULE as REVERSE_SHELL, SUDO_COMMAND, UNPINNED_RUN,
 };
 pub use injection::AGENT_DIRECTED_INSTRUCTION;
+pub use installs::UNTRUSTED_INSTALL;
 pub use secrets::SECRET_IN_SKILL;
 pub use tools::BROAD_ALLOWED_TOOLS;
 pub use unicode::{HIDDEN_UNICODE, HOMOGLYPH};
@@ -53,6 +56,8 @@ pub(crate) struct TextFile<'a> {
     pub doc: Option<&'a Document>,
     /// What it is.
     pub kind: Kind,
+    /// Whether the whole file is shown, not told (a test and its fixtures).
+    pub shown: bool,
 }
 
 /// The skill as the security rules read it: its text files and every shell command found
@@ -75,6 +80,7 @@ impl<'a> Scan<'a> {
             source: &skill.source,
             doc: Some(&skill.body),
             kind: Kind::Markdown,
+            shown: false,
         }];
         for file in &skill.files {
             let Some(source) = &file.source else { continue };
@@ -86,15 +92,18 @@ impl<'a> Scan<'a> {
                 source,
                 doc: file.doc.as_ref(),
                 kind,
+                shown: quoted::shown_path(&file.rel),
             });
         }
         let mut reader = shell::Reader::default();
         for (index, file) in files.iter().enumerate() {
             let text = &file.source.text;
             match (file.kind, file.doc) {
-                (Kind::Markdown, Some(doc)) => reader.markdown(index, text, doc),
-                (Kind::Shell, _) => reader.script(index, text),
-                (Kind::Python, _) => reader.python_code(index, 0, text, false, Origin::Script),
+                (Kind::Markdown, Some(doc)) => reader.markdown(index, text, doc, file.shown),
+                (Kind::Shell, _) => reader.script(index, text, file.shown),
+                (Kind::Python, _) => {
+                    reader.python_code(index, 0, text, file.shown, Origin::Script);
+                }
                 _ => {}
             }
         }
@@ -138,55 +147,20 @@ fn kind_of(rel: &str, text: &str) -> Kind {
     }
 }
 
-/// Words that mark text as a counter-example: what not to do, an attack shown to be
-/// recognised, a bad example. Matched on lower-cased ASCII.
-static COUNTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)\b(bad|wrong|incorrect|dangerous|unsafe|insecure|anti-?patterns?|vulnerable|malicious|attacks?|attackers?|exploits?|red flags?|forbidden|prohibited|not allowed|instead of|blocked|blocks|deny|denied|rejects?|injection|risky|destructive|harmful|catastrophic)\b|(?u:❌|⛔|🚫)")
-        .expect("valid regex")
-});
-
-/// "Don't worry", "never mind": prohibition words that forbid nothing.
-static NOT_A_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?-u)\b(don(?:'|(?u:’))t|do not|never) (worry|hesitate|forget|mind)\b|\bnever mind\b",
-    )
-    .expect("valid regex")
-});
-
 /// Whether text (a heading, the lines before a block, a comment) presents what follows as
-/// something not to do.
+/// something not to do: the skill model's one notion of shown text.
 pub(crate) fn is_counter_example(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase();
-    let lower = NOT_A_PROHIBITION.replace_all(&lower, "");
-    PROHIBITION.is_match(&lower) || COUNTER.is_match(&lower)
+    quoted::marks_shown(text)
 }
 
-/// The text that introduces byte `at` of a markdown document: the title of its section and
-/// the last two non-blank lines of prose before it (within the section).
-pub(crate) fn introduction(text: &str, doc: &Document, at: usize) -> String {
-    let section = doc
-        .sections
-        .iter()
-        .rev()
-        .find(|s| s.range.start <= at && at <= s.range.end.max(s.range.start));
-    let floor = section.map_or(doc.range.start, |s| s.heading.end.min(at));
-    let mut intro = section.map(|s| s.title.clone()).unwrap_or_default();
-    let before = text.get(floor..at).unwrap_or_default();
-    let lines: Vec<&str> = before
-        .lines()
-        .map(str::trim)
-        .filter(|l| {
-            !l.is_empty()
-                && !l.starts_with("```")
-                && !l.starts_with("~~~")
-                && !l.starts_with("<!--")
-        })
-        .collect();
-    for line in lines.iter().rev().take(2) {
-        intro.push('\n');
-        intro.push_str(line);
+/// Why byte `at` of a markdown file of the scan is shown rather than told, if it is: the
+/// whole file is (a test), or the skill model says so for that place.
+pub(crate) fn shown(file: &TextFile<'_>, at: usize, lead_in: bool) -> Option<Shown> {
+    if file.shown {
+        return Some(Shown::CounterExample);
     }
-    intro
+    let doc = file.doc?;
+    quoted::shown_at(&file.source.text, doc, at, lead_in)
 }
 
 /// Visits every node below `root` (itself included) with its ancestors, nearest last,
@@ -235,12 +209,23 @@ const SENSITIVE_PATHS: &[(&str, &str)] = &[
     (".gnupg/", "GnuPG keys (~/.gnupg)"),
 ];
 
+/// What [`sensitive_path`] calls a `.env` file: the project's own configuration, which a
+/// script may read for its own keys, unlike another tool's credential store.
+pub(crate) const ENV_FILE: &str = "a .env file";
+
 /// What credentials a path or path-bearing text names, if any: key folders, credential
 /// files, and `.env` files (`.env`, `.env.local`, `config/.env`, not `.envrc`).
 pub(crate) fn sensitive_path(text: &str) -> Option<&'static str> {
     let lower = text.to_ascii_lowercase();
     if let Some((_, what)) = SENSITIVE_PATHS.iter().find(|(p, _)| lower.contains(p)) {
         return Some(what);
+    }
+    // The key folder itself, as `tar czf - ~/.ssh` names it.
+    if lower
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '=' | '@' | '<' | '('))
+        .any(|w| w == "~/.ssh" || w.ends_with("/.ssh") || w == "$home/.ssh" || w == "${home}/.ssh")
+    {
+        return Some("SSH keys (~/.ssh)");
     }
     let env_file = lower
         .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '=' | '@' | '<' | '('))
@@ -252,7 +237,54 @@ pub(crate) fn sensitive_path(text: &str) -> Option<&'static str> {
                     && !base.ends_with(".sample")
                     && !base.ends_with(".template"))
         });
-    env_file.then_some("a .env file")
+    env_file.then_some(ENV_FILE)
+}
+
+/// A piece of code of the skill: a fenced block of a markdown file, or a whole script.
+pub(crate) struct CodeUnit {
+    pub file: usize,
+    pub range: Range<usize>,
+    /// Whether the skill only shows it.
+    pub shown: bool,
+}
+
+/// Every code unit of the scan: markdown code blocks (any language) and scripts (shell,
+/// Python, PowerShell, JavaScript and other files with a shebang).
+pub(crate) fn code_units(scan: &Scan<'_>) -> Vec<CodeUnit> {
+    let mut units = Vec::new();
+    for (index, file) in scan.files.iter().enumerate() {
+        match (file.kind, file.doc) {
+            (Kind::Markdown, Some(doc)) => {
+                for block in &doc.code_blocks {
+                    units.push(CodeUnit {
+                        file: index,
+                        range: block.content.clone(),
+                        shown: shown(file, block.range.start, true).is_some(),
+                    });
+                }
+            }
+            (Kind::Shell | Kind::Python, _) => units.push(CodeUnit {
+                file: index,
+                range: 0..file.source.text.len(),
+                shown: file.shown,
+            }),
+            _ => {
+                let path = file.source.path.to_string_lossy().to_ascii_lowercase();
+                let script = [".ps1", ".psm1", ".js", ".mjs", ".cjs", ".ts", ".rb", ".pl"]
+                    .iter()
+                    .any(|e| path.ends_with(e))
+                    || file.source.text.starts_with("#!");
+                if script {
+                    units.push(CodeUnit {
+                        file: index,
+                        range: 0..file.source.text.len(),
+                        shown: file.shown,
+                    });
+                }
+            }
+        }
+    }
+    units
 }
 
 /// A byte range of one file of the scan.
@@ -267,16 +299,6 @@ pub(crate) struct At {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counter_examples_are_recognised() {
-        assert!(is_counter_example("Never run this:"));
-        assert!(is_counter_example("## Anti-patterns"));
-        assert!(is_counter_example("# BAD: deletes everything"));
-        assert!(is_counter_example("❌ Wrong"));
-        assert!(!is_counter_example("Don't worry, just run:"));
-        assert!(!is_counter_example("Install the tool:"));
-    }
 
     #[test]
     fn script_kinds_by_extension_and_shebang() {

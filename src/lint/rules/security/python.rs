@@ -2,12 +2,14 @@
 //! grammar: the shell strings it runs (handed to the shell reader), credentials it sends
 //! over the network, decoded text it executes, and destructive file calls.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::flow::{self, Place, Secret, Tainted};
 use super::words::{Origin, ShellSink, Word};
-use super::{At, sensitive_path};
+use super::{At, ENV_FILE, sensitive_path};
 
 /// What a piece of Python code does that the security rules report.
 #[derive(Debug, Default)]
@@ -16,8 +18,8 @@ pub(crate) struct PyFacts {
     pub file: usize,
     /// Whether the text around the code presents it as what not to do.
     pub counter_example: bool,
-    /// Network calls that send credentials: the call, and what it sends.
-    pub exfiltration: Vec<(Range<usize>, String)>,
+    /// Network calls that send credentials: the call, what it sends, and where it was read.
+    pub exfiltration: Vec<(Range<usize>, String, Option<Range<usize>>)>,
     /// `exec`/`eval` of decoded text: the call.
     pub decoded_exec: Vec<Range<usize>>,
     /// Destructive calls: the call and what it does.
@@ -85,27 +87,62 @@ pub(super) fn read(
         ..PyFacts::default()
     };
     let mut calls = Vec::new();
-    let mut tainted: Vec<String> = Vec::new();
-    let mut sensitive: Option<String> = None;
-    super::walk(root, |node, _| match node.kind() {
+    let mut assignments: Vec<(Node<'_>, Node<'_>)> = Vec::new();
+    let mut functions: Vec<Node<'_>> = Vec::new();
+    let mut returns: Vec<(String, Node<'_>)> = Vec::new();
+    let mut loops: Vec<(Node<'_>, Node<'_>)> = Vec::new();
+    let mut store: Option<(String, Range<usize>)> = None;
+    super::walk(root, |node, ancestors| match node.kind() {
         "call" => calls.push(node),
         "string_content" => {
-            if let Some(what) = sensitive_path(source.text(node)) {
-                sensitive.get_or_insert_with(|| what.to_owned());
+            if let Some(what) = sensitive_path(source.text(node)).filter(|w| *w != ENV_FILE) {
+                store.get_or_insert_with(|| (what.to_owned(), source.span(node)));
             }
         }
-        "assignment" => {
+        "assignment" | "augmented_assignment" => {
             if let (Some(left), Some(right)) = (
                 node.child_by_field_name("left"),
                 node.child_by_field_name("right"),
-            ) && left.kind() == "identifier"
-                && whole_environment(right, source)
-            {
-                tainted.push(source.text(left).to_owned());
+            ) {
+                assignments.push((left, right));
+            }
+        }
+        "for_statement" => {
+            if let (Some(left), Some(right)) = (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            ) {
+                loops.push((left, right));
+            }
+        }
+        "function_definition" => functions.push(node),
+        "return_statement" => {
+            let function = ancestors
+                .iter()
+                .rev()
+                .find(|a| a.kind() == "function_definition")
+                .and_then(|f| f.child_by_field_name("name"));
+            if let (Some(function), Some(value)) = (function, node.named_child(0)) {
+                returns.push((source.text(function).to_owned(), value));
             }
         }
         _ => {}
     });
+    // Names bound to text fetched from the network, and to the home folder.
+    let mut fetched: Vec<String> = Vec::new();
+    let mut homes: Vec<String> = Vec::new();
+    for (left, right) in &assignments {
+        if left.kind() != "identifier" {
+            continue;
+        }
+        if fetches(*right, source) {
+            fetched.push(source.text(*left).to_owned());
+        }
+        if is_home(source.text(*right)) {
+            homes.push(source.text(*left).to_owned());
+        }
+    }
+    let taint = Taint::follow(source, &assignments, &loops, &functions, &returns, &calls);
     for call in calls {
         let Some(function) = call.child_by_field_name("function") else {
             continue;
@@ -117,19 +154,52 @@ pub(super) fn read(
         {
             shell_argument(first, source, file, counter_example, origin, reader);
         }
-        if is_network(name) {
-            let sends_env =
-                args.is_some_and(|a| whole_environment(a, source) || mentions(a, source, &tainted));
-            if sends_env {
-                facts
-                    .exfiltration
-                    .push((source.span(call), "the whole environment".to_owned()));
-            } else if let Some(what) = &sensitive {
-                facts.exfiltration.push((source.span(call), what.clone()));
+        if is_network(name)
+            && let Some(args) = args
+        {
+            match taint.sent(args, source) {
+                Some((what, from)) => {
+                    facts
+                        .exfiltration
+                        .push((source.span(call), what, Some(from)))
+                }
+                // A script that reads another tool's credential store and talks to the
+                // network, however the value travels.
+                None if sends_anything(args) => {
+                    if let Some((what, from)) = &store {
+                        facts.exfiltration.push((
+                            source.span(call),
+                            what.clone(),
+                            Some(from.clone()),
+                        ));
+                    }
+                }
+                None => {}
             }
         }
         if matches!(name, "exec" | "eval") && args.is_some_and(|a| calls_decoder(a, source)) {
             facts.decoded_exec.push(source.span(call));
+        }
+        if matches!(name, "exec" | "eval")
+            && let Some(args) = args
+            && (fetches(args, source)
+                || args.named_child(0).is_some_and(|a| {
+                    a.kind() == "identifier" && fetched.contains(&source.text(a).to_owned())
+                }))
+        {
+            facts
+                .dangerous
+                .push((source.span(call), "executes code downloaded at run time"));
+        }
+        if name == "shutil.rmtree"
+            && let Some(first) = args.and_then(|a| a.named_child(0))
+            && first.kind() == "identifier"
+            && homes.contains(&source.text(first).to_owned())
+        {
+            facts.dangerous.push((
+                source.span(call),
+                "deletes the home or root folder recursively",
+            ));
         }
         if let Some(what) = destructive(name, args, source) {
             facts.dangerous.push((source.span(call), what));
@@ -224,37 +294,318 @@ fn is_network(name: &str) -> bool {
             .is_some_and(|(_, method)| SENDING_METHODS.contains(&method))
 }
 
-/// Whether `node` holds `os.environ` as a whole (not one variable read from it).
-fn whole_environment(node: Node<'_>, source: Src<'_>) -> bool {
-    let mut found = false;
-    super::walk(node, |n, ancestors| {
-        if found || n.kind() != "attribute" || source.text(n) != "os.environ" {
-            return;
+/// Whether `os.environ` under `parent` is one variable read from it, or a child process's
+/// environment, rather than the whole environment.
+fn one_variable(parent: Option<&Node<'_>>, source: Src<'_>) -> bool {
+    parent.is_some_and(|p| {
+        p.kind() == "subscript"
+            || (p.kind() == "attribute"
+                && p.child_by_field_name("attribute")
+                    .is_some_and(|a| matches!(source.text(a), "get" | "setdefault" | "pop")))
+            || p.kind() == "keyword_argument"
+            || p.kind() == "dictionary_splat"
+    })
+}
+
+/// Whether a network call is given anything to send (not a bare `requests.get(url)`).
+fn sends_anything(args: Node<'_>) -> bool {
+    args.named_child_count() > 1
+        || args
+            .named_child(0)
+            .is_some_and(|a| a.kind() == "keyword_argument")
+}
+
+/// Values that carry secrets in one piece of Python: names bound (by assignment, a `for`
+/// loop, a parameter of a function called with a secret, a function returning one) to a
+/// credential store, the environment, a `.env` file or a key read from the environment.
+struct Taint {
+    names: HashMap<String, Tainted>,
+    /// Names bound to a literal URL, for the host a call targets.
+    urls: HashMap<String, String>,
+}
+
+impl Taint {
+    fn follow<'t>(
+        source: Src<'_>,
+        assignments: &[(Node<'t>, Node<'t>)],
+        loops: &[(Node<'t>, Node<'t>)],
+        functions: &[Node<'t>],
+        returns: &[(String, Node<'t>)],
+        calls: &[Node<'t>],
+    ) -> Self {
+        let mut taint = Taint {
+            names: HashMap::new(),
+            urls: HashMap::new(),
+        };
+        for (left, right) in assignments {
+            if left.kind() == "identifier"
+                && let Some(url) = literal_url(*right, source)
+            {
+                taint.urls.insert(source.text(*left).to_owned(), url);
+            }
         }
-        let parent = ancestors.last();
-        let one_variable = parent.is_some_and(|p| {
-            p.kind() == "subscript"
-                || (p.kind() == "attribute"
-                    && p.child_by_field_name("attribute")
-                        .is_some_and(|a| matches!(source.text(a), "get" | "setdefault" | "pop")))
-                || p.kind() == "keyword_argument"
-                || p.kind() == "dictionary_splat"
+        // Values move forward through a few hops; three passes reach a fixed point for
+        // the chains real scripts write (read, wrap, encode, send).
+        for _ in 0..3 {
+            let before = taint.names.len();
+            for (left, right) in assignments.iter().chain(loops) {
+                if let Some(t) = taint.of(*right, source)
+                    && let Some(name) = bound_name(*left, source)
+                {
+                    taint.names.entry(name).or_insert(t);
+                }
+            }
+            for (function, value) in returns {
+                if let Some(t) = taint.of(*value, source) {
+                    taint.names.entry(function.clone()).or_insert(t);
+                }
+            }
+            for call in calls {
+                taint.into_parameters(*call, functions, source);
+            }
+            if taint.names.len() == before {
+                break;
+            }
+        }
+        taint
+    }
+
+    /// A call of a function of this code with a secret argument taints the parameter.
+    fn into_parameters(&mut self, call: Node<'_>, functions: &[Node<'_>], source: Src<'_>) {
+        let (Some(function), Some(args)) = (
+            call.child_by_field_name("function"),
+            call.child_by_field_name("arguments"),
+        ) else {
+            return;
+        };
+        let called = source.text(function);
+        let Some(def) = functions.iter().find(|f| {
+            f.child_by_field_name("name")
+                .is_some_and(|n| source.text(n) == called)
+        }) else {
+            return;
+        };
+        let Some(params) = def.child_by_field_name("parameters") else {
+            return;
+        };
+        let mut cursor = params.walk();
+        let params: Vec<String> = params
+            .named_children(&mut cursor)
+            .filter_map(|p| match p.kind() {
+                "identifier" => Some(source.text(p).to_owned()),
+                _ => p
+                    .child_by_field_name("name")
+                    .or_else(|| p.named_child(0))
+                    .map(|n| source.text(n).to_owned()),
+            })
+            .filter(|p| p != "self")
+            .collect();
+        let mut cursor = args.walk();
+        for (i, arg) in args.named_children(&mut cursor).enumerate() {
+            let (param, value) = match arg.kind() {
+                "keyword_argument" => (
+                    arg.child_by_field_name("name")
+                        .map(|n| source.text(n).to_owned()),
+                    arg.child_by_field_name("value"),
+                ),
+                _ => (params.get(i).cloned(), Some(arg)),
+            };
+            if let (Some(param), Some(value)) = (param, value)
+                && let Some(t) = self.of(value, source)
+            {
+                self.names.entry(param).or_insert(t);
+            }
+        }
+    }
+
+    /// The secret an expression carries, if any.
+    fn of(&self, node: Node<'_>, source: Src<'_>) -> Option<Tainted> {
+        let mut found: Option<Tainted> = None;
+        super::walk(node, |n, ancestors| {
+            if found
+                .as_ref()
+                .is_some_and(|f| matches!(f.secret, Secret::Store(_)))
+            {
+                return;
+            }
+            let here = match n.kind() {
+                "identifier" => {
+                    // The attribute name in `x.name` is not a variable.
+                    let is_field = ancestors.last().is_some_and(|p| {
+                        p.kind() == "attribute"
+                            && p.child_by_field_name("attribute")
+                                .is_some_and(|a| a.id() == n.id())
+                    });
+                    (!is_field)
+                        .then(|| self.names.get(source.text(n)).cloned())
+                        .flatten()
+                }
+                "string_content" => sensitive_path(source.text(n)).map(|what| Tainted {
+                    secret: Secret::Store(what.to_owned()),
+                    at: source.span(n),
+                }),
+                "attribute"
+                    if source.text(n) == "os.environ"
+                        && !one_variable(ancestors.last(), source) =>
+                {
+                    Some(Tainted {
+                        secret: Secret::Store("the whole environment".to_owned()),
+                        at: source.span(n),
+                    })
+                }
+                "call" | "subscript" => env_key(n, source).map(|name| Tainted {
+                    secret: Secret::Key(name),
+                    at: source.span(n),
+                }),
+                _ => None,
+            };
+            if let Some(here) = here
+                && found.as_ref().is_none_or(|f| {
+                    matches!(here.secret, Secret::Store(_)) && !matches!(f.secret, Secret::Store(_))
+                })
+            {
+                found = Some(here);
+            }
         });
-        found = !one_variable;
+        found
+    }
+
+    /// What a network call's arguments steal, and where it was read.
+    fn sent(&self, args: Node<'_>, source: Src<'_>) -> Option<(String, Range<usize>)> {
+        let mut host = None;
+        let mut cursor = args.walk();
+        let parts: Vec<(Place, Node<'_>)> = args
+            .named_children(&mut cursor)
+            .enumerate()
+            .filter_map(|(i, arg)| {
+                if arg.kind() == "keyword_argument" {
+                    let key = arg.child_by_field_name("name").map(|n| source.text(n))?;
+                    let value = arg.child_by_field_name("value")?;
+                    if key == "url" {
+                        host = host.take().or_else(|| self.host(value, source));
+                    }
+                    let place = match key {
+                        "headers" | "auth" | "cookies" => Place::Auth,
+                        _ => Place::Body,
+                    };
+                    Some((place, value))
+                } else {
+                    if i == 0 {
+                        host = self.host(arg, source);
+                    }
+                    Some((Place::Body, arg))
+                }
+            })
+            .collect();
+        parts.into_iter().find_map(|(place, value)| {
+            let t = self.of(value, source)?;
+            let place = if place == Place::Body && header_like(value, source) {
+                Place::Auth
+            } else {
+                place
+            };
+            flow::stolen(&t.secret, place, host.as_deref()).map(|what| (what, t.at))
+        })
+    }
+
+    /// The host a URL argument names: a literal, an f-string's literal start, or a name
+    /// bound to one.
+    fn host(&self, node: Node<'_>, source: Src<'_>) -> Option<String> {
+        if node.kind() == "identifier" {
+            return self
+                .urls
+                .get(source.text(node))
+                .and_then(|u| flow::host_of(u));
+        }
+        literal_url(node, source).and_then(|u| flow::host_of(&u))
+    }
+}
+
+/// The ENV name an expression reads: `os.environ["X"]`, `os.getenv("X")`,
+/// `os.environ.get("X")`, when the name says it is a credential.
+fn env_key(node: Node<'_>, source: Src<'_>) -> Option<String> {
+    let (target, key) = match node.kind() {
+        "subscript" => (
+            node.child_by_field_name("value")?,
+            node.child_by_field_name("subscript")?,
+        ),
+        "call" => {
+            let f = node.child_by_field_name("function")?;
+            let first = node.child_by_field_name("arguments")?.named_child(0)?;
+            (f, first)
+        }
+        _ => return None,
+    };
+    let target = source.text(target);
+    let reads_env = matches!(
+        target,
+        "os.environ" | "os.getenv" | "os.environ.get" | "environ.get" | "getenv" | "environ"
+    );
+    let name = source.text(string_content(key)?);
+    (reads_env && flow::is_secret_name(name)).then(|| name.to_owned())
+}
+
+/// The variable a binding target names (`x`, `x[k]`, `x.attr`: `x`).
+fn bound_name(node: Node<'_>, source: Src<'_>) -> Option<String> {
+    match node.kind() {
+        "identifier" => Some(source.text(node).to_owned()),
+        "subscript" => bound_name(node.child_by_field_name("value")?, source),
+        "attribute" => bound_name(node.child_by_field_name("object")?, source),
+        "pattern_list" | "tuple_pattern" => bound_name(node.named_child(0)?, source),
+        _ => None,
+    }
+}
+
+/// A string literal (or an f-string's literal start) that is a URL.
+fn literal_url(node: Node<'_>, source: Src<'_>) -> Option<String> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let first = node
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "string_content")?;
+    let text = source.text(first);
+    text.contains("://").then(|| text.to_owned())
+}
+
+/// Whether a value is a dictionary of authentication headers (`{"Authorization": …}`).
+fn header_like(node: Node<'_>, source: Src<'_>) -> bool {
+    let lower = source.text(node).to_ascii_lowercase();
+    node.kind() == "dictionary"
+        && (lower.contains("authorization")
+            || lower.contains("x-api-key")
+            || lower.contains("bearer"))
+}
+
+/// Whether an expression fetches from the network (`requests.get(u).text`,
+/// `urlopen(u).read()`).
+fn fetches(node: Node<'_>, source: Src<'_>) -> bool {
+    let mut found = false;
+    super::walk(node, |n, _| {
+        if n.kind() == "call"
+            && let Some(f) = n.child_by_field_name("function")
+        {
+            let name = source.text(f);
+            found |= is_network(name)
+                || name.ends_with(".get") && NETWORK_ROOTS.iter().any(|r| name.starts_with(r))
+                || matches!(name, "urlopen" | "urllib.request.urlopen");
+        }
     });
     found
 }
 
-/// Whether an identifier in `node` is one of `names`.
-fn mentions(node: Node<'_>, source: Src<'_>, names: &[String]) -> bool {
-    if names.is_empty() {
-        return false;
-    }
-    let mut found = false;
-    super::walk(node, |n, _| {
-        found |= n.kind() == "identifier" && names.iter().any(|t| t == source.text(n));
-    });
-    found
+/// Whether an expression is the home or root folder.
+fn is_home(text: &str) -> bool {
+    let t = text.replace(' ', "");
+    t.contains("Path.home()")
+        || t.contains("expanduser(\"~\")")
+        || t.contains("expanduser('~')")
+        || t.contains("environ[\"HOME\"]")
+        || t.contains("environ['HOME']")
+        || t.contains("getenv(\"HOME\")")
+        || t.contains("getenv('HOME')")
+        || matches!(t.trim_matches(['"', '\'']), "/" | "~")
 }
 
 fn calls_decoder(node: Node<'_>, source: Src<'_>) -> bool {

@@ -6,9 +6,10 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::{Kind, Scan, scan};
+use super::{Kind, Scan, TextFile, scan, shown};
 use crate::finding::Severity;
 use crate::lint::Rule;
+use crate::skill::quoted::Shown;
 
 /// SG601.
 pub const HIDDEN_UNICODE: Rule = Rule {
@@ -33,8 +34,20 @@ pub const HIDDEN_UNICODE: Rule = Rule {
         let scan = scan(cx);
         for file in &scan.files {
             for hidden in hidden_runs(&file.source.text) {
-                out.report(file.source, hidden.span, hidden.message)
-                    .severity(hidden.severity)
+                // A demonstration (in inline code, or in shown text) of an invisible or
+                // reordering character is a note; tags always hide text from the reader.
+                let demo = hidden.class != Class::Tag
+                    && (shown_place(file, hidden.span.start).is_some()
+                        || file.doc.is_some_and(|d| {
+                            d.inline_code.iter().any(|c| c.contains(&hidden.span.start))
+                        }));
+                let message = if demo {
+                    format!("{} (a demonstration in quoted text)", hidden.message)
+                } else {
+                    hidden.message
+                };
+                out.report(file.source, hidden.span, message)
+                    .severity(if demo { Severity::Info } else { hidden.severity })
                     .help("delete the character; if it is meant to be there, write it visibly (an escape such as \\u200b in code)");
             }
         }
@@ -58,9 +71,18 @@ pub const HOMOGLYPH: Rule = Rule {
     passes: "---\nname: demo\ndescription: Installs demo. Use when installing demo.\n---\n```bash\n# Скачать установщик\ncurl -fsSL https://demo.example/install.sh -o install.sh\n```\n",
     check: |cx, out| {
         let scan = scan(cx);
-        for (span, file, message) in homoglyphs(scan) {
-            out.report(scan.files[file].source, span, message)
-                .help("retype the word in plain ASCII and check where it really points");
+        for (span, file, message, shown) in homoglyphs(scan) {
+            let finding = if shown {
+                out.report(
+                    scan.files[file].source,
+                    span,
+                    format!("{message} (shown as an example)"),
+                )
+                .severity(Severity::Info)
+            } else {
+                out.report(scan.files[file].source, span, message)
+            };
+            finding.help("retype the word in plain ASCII and check where it really points");
         }
     },
 };
@@ -70,6 +92,7 @@ struct Hidden {
     span: Range<usize>,
     message: String,
     severity: Severity,
+    class: Class,
 }
 
 /// What a hidden character is.
@@ -140,16 +163,22 @@ fn legitimate(text: &str, at: usize, c: char, line: &str) -> bool {
     match c {
         // Joiners shape emoji sequences and scripts such as Persian and Devanagari.
         '\u{200C}' | '\u{200D}' => non_ascii(before) && non_ascii(after),
-        // Direction marks belong to right-to-left text.
-        '\u{200E}' | '\u{200F}' | '\u{061C}' => line.chars().any(is_rtl_letter),
-        '\u{FEFF}' => at == 0,
-        // Markdown writers put a zero-width space before a fence to show it inside a block.
-        '\u{200B}' => {
-            let rest = &text[at + c.len_utf8()..];
-            rest.starts_with("```") || rest.starts_with("~~~")
+        // Direction marks belong to right-to-left text, or escape a fence.
+        '\u{200E}' | '\u{200F}' | '\u{061C}' => {
+            line.chars().any(is_rtl_letter) || fence_follows(text, at, c)
         }
+        '\u{FEFF}' => at == 0,
+        // Markdown writers put a zero-width space or a direction mark before a fence to show
+        // it inside a block.
+        '\u{200B}' | '\u{2060}' => fence_follows(text, at, c),
         _ => false,
     }
+}
+
+/// Whether a code fence follows the character at `at` (other invisible characters between).
+fn fence_follows(text: &str, at: usize, c: char) -> bool {
+    let rest = text[at + c.len_utf8()..].trim_start_matches(|c| class(c) == Some(Class::Invisible));
+    rest.starts_with("```") || rest.starts_with("~~~")
 }
 
 /// Hidden characters of `text`, consecutive ones of a class grouped.
@@ -243,6 +272,7 @@ fn describe(
         span: start..end,
         message,
         severity,
+        class,
     })
 }
 
@@ -320,16 +350,60 @@ static URL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?-u:\b)(?:https?|ftp|wss?)://([^/\s)>\]`'\x22?#]+)").expect("valid regex")
 });
 
-/// Mixed-script words in code and URL hosts, and command names with look-alike letters:
-/// the span, the file and the message.
-fn homoglyphs(scan: &Scan<'_>) -> Vec<(Range<usize>, usize, String)> {
-    let mut out = Vec::new();
+/// Why a place of a scanned file is shown rather than told: for a code block, its heading
+/// and lead-in; elsewhere, the place itself.
+fn shown_place(file: &TextFile<'_>, at: usize) -> Option<Shown> {
+    let block = file
+        .doc
+        .and_then(|doc| doc.code_blocks.iter().find(|b| b.range.contains(&at)));
+    match block {
+        Some(b) => shown(file, b.range.start, true),
+        None => shown(file, at, false),
+    }
+}
+
+/// Package managers and runners whose arguments name packages.
+const INSTALLERS: &[&str] = &[
+    "pip", "pip3", "pipx", "uv", "uvx", "npm", "npx", "pnpm", "yarn", "bun", "bunx", "gem",
+    "cargo", "go", "composer", "brew", "apt", "apt-get", "conda",
+];
+
+/// Commands a Greek look-alike could pass for.
+const KNOWN_COMMANDS: &[&str] = &[
+    "curl", "wget", "bash", "sh", "zsh", "python", "python3", "node", "npm", "npx", "pip", "pip3",
+    "git", "ssh", "scp", "sudo", "rm", "chmod", "eval", "exec", "nc", "perl", "ruby",
+];
+
+/// One look-alike found: where, in which file, the message, and whether it is only shown.
+type Lookalike = (Range<usize>, usize, String, bool);
+
+/// Look-alike letters where they deceive: URL hosts anywhere, command names, package names
+/// given to an installer, and identifiers of code (there Greek letters are math symbols,
+/// `Cα` or `Δt`, and pass). Prose, math and units are not read.
+fn homoglyphs(scan: &Scan<'_>) -> Vec<Lookalike> {
+    let mut out: Vec<Lookalike> = Vec::new();
+    let push = |out: &mut Vec<Lookalike>, file: usize, found: (Range<usize>, String)| {
+        if !out
+            .iter()
+            .any(|(s, f, _, _)| *f == file && s.start == found.0.start)
+        {
+            let shown = shown_place(&scan.files[file], found.0.start).is_some();
+            out.push((found.0, file, found.1, shown));
+        }
+    };
     for (index, file) in scan.files.iter().enumerate() {
         let text = &file.source.text;
         if text.is_ascii() {
             continue;
         }
-        let mut code: Vec<Range<usize>> = match (file.kind, file.doc) {
+        for m in URL.captures_iter(text) {
+            if let Some(host) = m.get(1) {
+                for found in mixed_words(text, host.range(), true) {
+                    push(&mut out, index, found);
+                }
+            }
+        }
+        let code: Vec<Range<usize>> = match (file.kind, file.doc) {
             (Kind::Markdown, Some(doc)) => doc
                 .code_blocks
                 .iter()
@@ -338,52 +412,71 @@ fn homoglyphs(scan: &Scan<'_>) -> Vec<(Range<usize>, usize, String)> {
                 .collect(),
             _ => std::iter::once(0..text.len()).collect(),
         };
-        for m in URL.captures_iter(text) {
-            if let Some(host) = m.get(1) {
-                code.push(host.range());
-            }
-        }
-        let mut seen = Vec::new();
         for range in code {
-            for (span, message) in mixed_words(text, range) {
-                if !seen.contains(&span.start) {
-                    seen.push(span.start);
-                    out.push((span, index, message));
-                }
+            for found in mixed_words(text, range, false) {
+                push(&mut out, index, found);
             }
         }
     }
     for command in &scan.commands {
-        let Some(word) = command.effective().first() else {
+        let words = command.effective();
+        let Some(first) = words.first() else {
             continue;
         };
+        let installer = INSTALLERS.contains(&command.name());
+        let named = std::iter::once(first).chain(words[1..].iter().filter(|_| installer));
         let text = &scan.files[command.at.file].source.text;
-        let already = out
-            .iter()
-            .any(|(s, f, _)| *f == command.at.file && word.span.contains(&s.start));
-        if already || word.text.is_ascii() {
-            continue;
-        }
-        if let Some((offset, c, latin)) = text.get(word.span.clone()).and_then(|w| {
-            w.char_indices()
+        for word in named {
+            if word.text.is_ascii() {
+                continue;
+            }
+            let Some(written) = text.get(word.span.clone()) else {
+                continue;
+            };
+            // The word must read as Latin (every foreign letter a look-alike); Greek
+            // letters alone are symbols (`rho_ρ`) unless they spell a known command.
+            let foreign = || written.chars().filter(|c| !c.is_ascii());
+            if !foreign().all(|c| imitates(c).is_some()) {
+                continue;
+            }
+            if foreign().all(is_greek) {
+                let spelled: String = written.chars().map(|c| imitates(c).unwrap_or(c)).collect();
+                if !KNOWN_COMMANDS.contains(&spelled.rsplit('/').next().unwrap_or(&spelled)) {
+                    continue;
+                }
+            }
+            let Some((offset, c, latin)) = written
+                .char_indices()
                 .find_map(|(i, c)| imitates(c).map(|l| (i, c, l)))
-        }) {
+            else {
+                continue;
+            };
             let span = word.span.start + offset..word.span.start + offset + c.len_utf8();
-            out.push((
-                span,
-                command.at.file,
-                format!(
-                    "command `{}` contains U+{:04X}, which looks like '{latin}'",
-                    word.text, c as u32
-                ),
-            ));
+            let what = if std::ptr::eq(word, first) {
+                "command"
+            } else {
+                "package"
+            };
+            let message = format!(
+                "{what} `{}` contains U+{:04X}, which looks like '{latin}'",
+                word.text, c as u32
+            );
+            // A command word already reported as a mixed word is replaced by this message.
+            out.retain(|(s, f, _, _)| !(*f == command.at.file && word.span.contains(&s.start)));
+            out.push((span, command.at.file, message, command.counter_example));
         }
     }
     out
 }
 
-/// Words of `text[range]` that mix ASCII letters with look-alike letters of other scripts.
-fn mixed_words(text: &str, range: Range<usize>) -> Vec<(Range<usize>, String)> {
+fn is_greek(c: char) -> bool {
+    ('\u{0370}'..='\u{03FF}').contains(&c)
+}
+
+/// Words of `text[range]` that read as Latin but hold look-alike letters of other scripts:
+/// every non-ASCII letter of the word imitates a Latin one. In a host (`host`) every
+/// look-alike counts; in code, Greek letters are symbols and do not.
+fn mixed_words(text: &str, range: Range<usize>, host: bool) -> Vec<(Range<usize>, String)> {
     let Some(slice) = text.get(range.clone()) else {
         return Vec::new();
     };
@@ -397,10 +490,15 @@ fn mixed_words(text: &str, range: Range<usize>) -> Vec<(Range<usize>, String)> {
         if !word.bytes().any(|b| b.is_ascii_alphabetic()) {
             return;
         }
-        if let Some((i, c, latin)) = word
-            .char_indices()
-            .find_map(|(i, c)| imitates(c).map(|l| (i, c, l)))
-        {
+        let foreign = || word.chars().filter(|c| !c.is_ascii());
+        if !foreign().all(|c| imitates(c).is_some()) || (!host && foreign().all(is_greek)) {
+            return;
+        }
+        if let Some((i, c, latin)) = word.char_indices().find_map(|(i, c)| {
+            imitates(c)
+                .filter(|_| host || !is_greek(c))
+                .map(|l| (i, c, l))
+        }) {
             let at = range.start + from + i;
             out.push((
                 at..at + c.len_utf8(),
@@ -412,7 +510,7 @@ fn mixed_words(text: &str, range: Range<usize>) -> Vec<(Range<usize>, String)> {
         }
     };
     for (i, c) in slice.char_indices() {
-        let part = c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+        let part = c.is_alphanumeric() || c == '_';
         match (part, start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
@@ -462,14 +560,19 @@ mod tests {
         assert!(hidden_runs("👩\u{200D}💻 می\u{200C}خواهم שלום\u{200F}").is_empty());
         assert_eq!(hidden_runs("a\u{200D}b").len(), 1);
         assert!(hidden_runs("text\n\u{200B}```bash\n").is_empty());
+        assert!(hidden_runs("text\n\u{200E}```bash\n").is_empty());
     }
 
     #[test]
     fn mixed_script_words() {
-        let text = "c\u{0443}rl https://p\u{0430}ypal.com Скачать Δt";
-        let found = mixed_words(text, 0..text.len());
+        let text = "c\u{0443}rl https://p\u{0430}ypal.com Скачать Δt API-ключ";
+        let found = mixed_words(text, 0..text.len(), false);
         assert_eq!(found.len(), 2);
         assert!(found[0].1.contains("U+0443"));
         assert!(found[1].1.contains("looks like 'a'"));
+        // Greek symbols in code are math; in a host they deceive.
+        let greek = "rho_ρ = Cα + κB; gοogle";
+        assert!(mixed_words(greek, 0..greek.len(), false).is_empty());
+        assert_eq!(mixed_words(greek, 0..greek.len(), true).len(), 4);
     }
 }

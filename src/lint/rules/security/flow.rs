@@ -1,0 +1,176 @@
+//! The data-flow judgement the shell and Python readers share: what a value carries (a
+//! credential store, the whole environment, a `.env` file, one named key) and whether a
+//! network call that receives it steals it or merely authenticates with it.
+//!
+//! A key read from the environment and sent to the service it is named for
+//! (`OPENAI_API_KEY` to `api.openai.com`), or sent in an authentication header, is the
+//! script doing its job. A credential store of another tool (`~/.ssh`, `~/.aws`), the whole
+//! environment or a whole `.env` file sent anywhere, a named key sent to a host unrelated to
+//! its name, and a key with no service in its name sent in a request body are exfiltration.
+
+use std::ops::Range;
+
+/// What a value carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Secret {
+    /// A credential store or file of another tool, or the whole environment or `.env`:
+    /// what it is.
+    Store(String),
+    /// One environment variable whose name says it is a credential.
+    Key(String),
+}
+
+/// A secret and where it was read.
+#[derive(Debug, Clone)]
+pub(crate) struct Tainted {
+    pub secret: Secret,
+    /// The read, in the file of the code that holds it.
+    pub at: Range<usize>,
+}
+
+/// Where a value goes in a network call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// An authentication header, `auth=`, a bearer token: the key proves who calls.
+    Auth,
+    /// The request body, URL or any other argument: the value is delivered.
+    Body,
+}
+
+/// Name parts that say a variable holds a credential.
+const SECRET_PARTS: &[&str] = &[
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "pwd",
+    "credential",
+    "credentials",
+    "apikey",
+    "pat",
+];
+
+/// Name parts that say nothing about which service a key is for.
+const GENERIC_PARTS: &[&str] = &[
+    "api",
+    "key",
+    "token",
+    "secret",
+    "access",
+    "auth",
+    "password",
+    "passwd",
+    "pwd",
+    "pass",
+    "credential",
+    "credentials",
+    "private",
+    "client",
+    "id",
+    "bearer",
+    "my",
+    "app",
+    "bot",
+    "personal",
+    "pat",
+    "oauth",
+    "refresh",
+    "session",
+    "user",
+    "service",
+    "account",
+    "apikey",
+    "default",
+    "prod",
+    "dev",
+];
+
+/// Whether an environment variable's name says it holds a credential (`GITHUB_TOKEN`,
+/// `OPENAI_API_KEY`, `DB_PASSWORD`; not `KEYBOARD_LAYOUT` or `TOKENIZERS_PARALLELISM`).
+pub(crate) fn is_secret_name(name: &str) -> bool {
+    name.to_ascii_lowercase()
+        .split(['_', '-'])
+        .any(|part| SECRET_PARTS.contains(&part))
+}
+
+/// The parts of a key's name that name a service (`openai` in `OPENAI_API_KEY`).
+fn service_parts(name: &str) -> Vec<String> {
+    name.to_ascii_lowercase()
+        .split(['_', '-'])
+        .filter(|p| p.len() >= 3 && !GENERIC_PARTS.contains(p))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The host of a URL (`https://api.x.com:443/v1` -> `api.x.com`).
+pub(crate) fn host_of(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let host = rest
+        .split(['/', '?', '#'])
+        .next()?
+        .rsplit('@')
+        .next()?
+        .split(':')
+        .next()?;
+    (!host.is_empty() && !host.contains(['{', '$', '<'])).then(|| host.to_ascii_lowercase())
+}
+
+/// Whether a host belongs to the service a key is named for.
+fn host_matches(name: &str, host: &str) -> bool {
+    let host = host.replace(['-', '.'], "");
+    service_parts(name)
+        .iter()
+        .any(|part| host.contains(part.as_str()))
+}
+
+/// What a network call steals by receiving `secret` at `place`, sent to `host` when known;
+/// `None` when it is the script using its own key.
+pub(crate) fn stolen(secret: &Secret, place: Place, host: Option<&str>) -> Option<String> {
+    match secret {
+        Secret::Store(what) => Some(what.clone()),
+        Secret::Key(name) => {
+            let named = !service_parts(name).is_empty();
+            match (named, host) {
+                (true, Some(host)) if !host_matches(name, host) => Some(format!(
+                    "`{name}` to `{host}`, a host unrelated to the key's name"
+                )),
+                (false, _) if place == Place::Body => Some(format!("`{name}` in the request body")),
+                _ => None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_names() {
+        for name in ["GITHUB_TOKEN", "OPENAI_API_KEY", "DB_PASSWORD", "API_KEY"] {
+            assert!(is_secret_name(name), "{name}");
+        }
+        for name in ["KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "HOME", "PATH"] {
+            assert!(!is_secret_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn own_service_is_use_and_another_host_is_theft() {
+        let openai = Secret::Key("OPENAI_API_KEY".into());
+        assert_eq!(stolen(&openai, Place::Body, Some("api.openai.com")), None);
+        assert_eq!(stolen(&openai, Place::Auth, None), None);
+        assert!(stolen(&openai, Place::Auth, Some("collector.example")).is_some());
+        let generic = Secret::Key("API_KEY".into());
+        assert_eq!(stolen(&generic, Place::Auth, Some("x.example")), None);
+        assert!(stolen(&generic, Place::Body, Some("x.example")).is_some());
+        let store = Secret::Store("SSH keys (~/.ssh)".into());
+        assert!(stolen(&store, Place::Auth, Some("github.com")).is_some());
+        assert_eq!(
+            host_of("https://user@api.x.com:443/v1?q").as_deref(),
+            Some("api.x.com")
+        );
+        assert_eq!(host_of("https://{host}/v1"), None);
+    }
+}

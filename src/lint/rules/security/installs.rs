@@ -1,0 +1,261 @@
+//! SG612: installs that bypass the registry a reviewer expects — an archive fetched from a
+//! URL, a foreign registry or package index, and names one edit away from a popular package.
+
+use super::shell::{Command, Word};
+use super::{flow, scan};
+use crate::finding::Severity;
+use crate::lint::Rule;
+
+/// SG612.
+pub const UNTRUSTED_INSTALL: Rule = Rule {
+    code: "SG612",
+    name: "untrusted-install",
+    severity: Severity::Warning,
+    summary: "A package is installed from a URL, a foreign registry or index, or under a name \
+              one edit away from a popular package",
+    what: "Reads `pip`, `uv pip`, `npm`, `pnpm`, `yarn`, `npx` and `bunx` commands in code \
+           blocks, inline code and scripts, and flags: a package archive given as an \
+           `http(s)://` URL (`pip install https://host/x.whl`), a registry or index option \
+           pointing away from the public registry (`--registry`, `--index-url`, \
+           `--extra-index-url`, `-i`), and a package name one letter swap, change or drop away \
+           from a popular PyPI or npm package (`reqeusts`, `lodahs`). Shown text (a typosquat \
+           given as an example of an attack) is an info note.",
+    why: "These are how a supply-chain attack reaches a user: the package comes from a host \
+          the attacker controls, or has a name chosen to be mistyped for a trusted one.",
+    fires: "---\nname: demo\ndescription: Sets up the demo client. Use when installing demo.\n---\n```bash\npip install reqeusts\n```\n",
+    passes: "---\nname: demo\ndescription: Sets up the demo client. Use when installing demo.\n---\n```bash\npip install requests==2.32.3\n```\n",
+    check: |cx, out| {
+        let scan = scan(cx);
+        for command in &scan.commands {
+            for (word, message) in untrusted(command) {
+                let finding = out.report(
+                    scan.files[command.at.file].source,
+                    word.span.clone(),
+                    message,
+                );
+                if command.counter_example {
+                    finding.severity(Severity::Info);
+                }
+                finding.help("install the reviewed package by its exact name from the public registry, with a pinned version");
+            }
+        }
+    },
+};
+
+/// Public registries and indexes: an option naming one of these is no finding.
+const PUBLIC_HOSTS: &[&str] = &[
+    "pypi.org",
+    "pypi.python.org",
+    "files.pythonhosted.org",
+    "test.pypi.org",
+    "download.pytorch.org",
+    "registry.npmjs.org",
+    "registry.yarnpkg.com",
+    "npm.pkg.github.com",
+];
+
+/// Popular PyPI and npm package names, for names one edit away from them.
+const POPULAR: &[&str] = &[
+    "requests",
+    "numpy",
+    "pandas",
+    "urllib3",
+    "setuptools",
+    "boto3",
+    "botocore",
+    "certifi",
+    "cryptography",
+    "pyyaml",
+    "django",
+    "flask",
+    "fastapi",
+    "pydantic",
+    "matplotlib",
+    "scipy",
+    "pillow",
+    "sqlalchemy",
+    "pytest",
+    "jinja2",
+    "tensorflow",
+    "torch",
+    "selenium",
+    "beautifulsoup4",
+    "openai",
+    "anthropic",
+    "colorama",
+    "paramiko",
+    "psycopg2",
+    "redis",
+    "httpx",
+    "aiohttp",
+    "click",
+    "rich",
+    "scikit-learn",
+    "transformers",
+    "langchain",
+    "python-dotenv",
+    "lodash",
+    "express",
+    "react",
+    "axios",
+    "chalk",
+    "commander",
+    "webpack",
+    "typescript",
+    "moment",
+    "dotenv",
+    "eslint",
+    "prettier",
+    "nodemon",
+    "mongoose",
+    "jquery",
+    "discord.js",
+    "puppeteer",
+    "electron",
+    "socket.io",
+    "cross-env",
+    "uuid",
+    "yargs",
+    // Real packages one edit from another popular name.
+    "request",
+    "urllib",
+    "pytest-cov",
+    "preact",
+    "dotenvx",
+];
+
+/// What is untrusted in one install command.
+fn untrusted(command: &Command) -> Vec<(&Word, String)> {
+    let words = command.effective();
+    let Some(first) = words.first() else {
+        return Vec::new();
+    };
+    let name = first.text.rsplit('/').next().unwrap_or(&first.text);
+    let sub = words.get(1).map(|w| w.text.as_str());
+    let args: &[Word] = match (name, sub) {
+        ("pip" | "pip3" | "pnpm" | "yarn" | "bun", Some("install" | "add" | "i")) => &words[2..],
+        ("npm", Some("install" | "i" | "add" | "exec")) => &words[2..],
+        ("python" | "python3", Some("-m"))
+            if words.get(2).is_some_and(|w| w.text == "pip")
+                && words.get(3).is_some_and(|w| w.text == "install") =>
+        {
+            &words[4..]
+        }
+        ("uv", Some("pip")) if words.get(2).is_some_and(|w| w.text == "install") => &words[3..],
+        ("npx" | "bunx", _) => &words[1..],
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let mut iter = args.iter().peekable();
+    let mut first_package = true;
+    while let Some(word) = iter.next() {
+        let text = word.text.as_str();
+        let (option, inline) = match text.split_once('=') {
+            Some((o, v)) if o.starts_with('-') => (o, Some(v)),
+            _ => (text, None),
+        };
+        if matches!(
+            option,
+            "--registry" | "--index-url" | "--extra-index-url" | "-i" | "--index"
+        ) {
+            let value = inline
+                .map(str::to_owned)
+                .or_else(|| iter.next().map(|w| w.text.clone()));
+            if let Some(value) = value
+                && let Some(host) = flow::host_of(&value)
+                && !PUBLIC_HOSTS
+                    .iter()
+                    .any(|p| host == *p || host.ends_with(&format!(".{p}")))
+            {
+                out.push((
+                    word,
+                    format!("`{option}` installs from `{host}`, not the public registry"),
+                ));
+            }
+            continue;
+        }
+        if text.starts_with('-') {
+            continue;
+        }
+        if (text.starts_with("https://") || text.starts_with("http://"))
+            && [".whl", ".tar.gz", ".tgz", ".zip"]
+                .iter()
+                .any(|e| text.ends_with(e))
+        {
+            out.push((word, format!("installs a package archive from `{text}`")));
+            continue;
+        }
+        // npx runs its first package; the rest are its arguments.
+        if matches!(name, "npx" | "bunx") && !first_package {
+            continue;
+        }
+        first_package = false;
+        let bare = package_name(text);
+        if let Some(popular) = POPULAR.iter().find(|p| one_edit(bare, p)) {
+            out.push((
+                word,
+                format!("`{bare}` is one letter away from the popular package `{popular}`"),
+            ));
+        }
+    }
+    out
+}
+
+/// A package word without version, extras or scope-less suffixes (`x[y]==1` -> `x`).
+fn package_name(text: &str) -> &str {
+    let end = text
+        .find(['=', '<', '>', '~', '!', '[', ';', ' '])
+        .unwrap_or(text.len());
+    let text = &text[..end];
+    match text.rfind('@').filter(|&at| at > 0) {
+        Some(at) => &text[..at],
+        None => text,
+    }
+}
+
+/// Whether `name` is one swap of neighbours or one changed letter from `popular` (five
+/// letters or more), or one dropped letter from a name of seven or more; never the same.
+fn one_edit(name: &str, popular: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    if name == popular || popular.len() < 5 || POPULAR.contains(&name.as_str()) {
+        return false;
+    }
+    let a: Vec<char> = name.chars().collect();
+    let b: Vec<char> = popular.chars().collect();
+    if a.len() == b.len() {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return match diff.as_slice() {
+            [_] => true,
+            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
+            _ => false,
+        };
+    }
+    if a.len() + 1 == b.len() && b.len() >= 7 {
+        return (0..b.len()).any(|skip| {
+            b.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .map(|(_, c)| *c)
+                .eq(a.iter().copied())
+        });
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typosquats_are_one_edit_away() {
+        assert!(one_edit("reqeusts", "requests"));
+        assert!(one_edit("requets", "requests"));
+        assert!(one_edit("numpi", "numpy"));
+        assert!(!one_edit("requests", "requests"));
+        assert!(!one_edit("preact", "react"));
+        assert!(!one_edit("request", "requests"));
+        assert!(!one_edit("numba", "numpy"));
+        assert_eq!(package_name("reqeusts[socks]==2.0"), "reqeusts");
+        assert_eq!(package_name("@scope/x@1.0"), "@scope/x");
+    }
+}
