@@ -33,6 +33,7 @@ pub fn code_claims(facts: &[CodeFacts], aliases: &AliasTable) -> Vec<Claim> {
                 span: install.span,
                 origin: Origin::Install,
                 role,
+                stated: false,
             }
         }));
         claims.extend(block.manifest_entries.iter().map(|entry| Claim {
@@ -48,6 +49,7 @@ pub fn code_claims(facts: &[CodeFacts], aliases: &AliasTable) -> Vec<Claim> {
             origin: Origin::Manifest,
             // A manifest snippet shows constraint syntax; the prose says what the skill is for.
             role: Role::Example,
+            stated: false,
         }));
         claims.extend(block.images.iter().filter_map(image_claim));
         claims.extend(block.actions.iter().map(|action| Claim {
@@ -62,6 +64,7 @@ pub fn code_claims(facts: &[CodeFacts], aliases: &AliasTable) -> Vec<Claim> {
             span: action.span,
             origin: Origin::Actions,
             role: Role::Target,
+            stated: false,
         }));
         claims.extend(block.yaml_pairs.iter().filter_map(setup_runtime_claim));
         claims.extend(import_claims(block, aliases));
@@ -126,6 +129,7 @@ fn setup_runtime_claim(pair: &YamlPair) -> Option<Claim> {
         span: pair.span,
         origin: Origin::Actions,
         role: Role::Target,
+        stated: false,
     })
 }
 
@@ -175,6 +179,7 @@ fn image_claim(image: &Image) -> Option<Claim> {
         span: image.span,
         origin: Origin::Docker,
         role: Role::Target,
+        stated: false,
     })
 }
 
@@ -196,6 +201,7 @@ fn import_claims<'a>(
             span: import.span,
             origin: Origin::Import,
             role: Role::Target,
+            stated: false,
         })
     })
 }

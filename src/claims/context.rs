@@ -22,6 +22,20 @@ pub enum Role {
     Fact,
     /// A constraint shown as syntax in a command (`uv add "django>=4.0,<5.0"`).
     Example,
+    /// The version an upgrade starts from ("from Rails 7.2 to 8.1": 7.2).
+    Source,
+    /// The version an upgrade leads to ("upgrade to Rails 8.1", every version an upgrade
+    /// skill names for its subject): the skill fits a project that is not there yet.
+    Destination,
+    /// One branch of a version list ("- Next.js 16+: `proxy.ts`", "**React 18:** ...").
+    Branch,
+    /// A version the skill recommends without needing it ("Java 25 recommended").
+    Recommended,
+    /// A value inside a template or an example ("e.g. Next.js 14", a report template's
+    /// stack line): the reader fills in their own.
+    Sample,
+    /// A name in a keyword or trigger list ("Triggers on: Next.js 14, App Router").
+    Keyword,
 }
 
 impl Role {
@@ -33,6 +47,12 @@ impl Role {
             Self::Gated => "gated",
             Self::Fact => "fact",
             Self::Example => "example",
+            Self::Source => "source",
+            Self::Destination => "destination",
+            Self::Branch => "branch",
+            Self::Recommended => "recommended",
+            Self::Sample => "sample",
+            Self::Keyword => "keyword",
         }
     }
 }
@@ -200,12 +220,79 @@ const FACT_ANYWHERE: &[&str] = &[
 /// Verbs of requirement: "X requires Y" states a fact about X when X is a versioned thing.
 const REQUIRE_VERBS: &[&str] = &[" requires ", " require ", " needs ", " need "];
 
+/// Words before a version, in its sentence, that introduce a keyword or trigger list.
+const KEYWORD_BEFORE: &[&str] = &[
+    "triggers on",
+    "trigger on",
+    "triggers:",
+    "trigger:",
+    "trigger words",
+    "trigger phrases",
+    "keywords",
+    "tags:",
+    "activates on",
+    "activate on",
+    "mentions",
+];
+
+/// Words right before a version that make it one example among others.
+const SAMPLE_BEFORE: &[&str] = &[
+    "e.g.",
+    "e.g.,",
+    "eg.",
+    "eg,",
+    "for example",
+    "for example,",
+    "for instance",
+    "for instance,",
+    "such as",
+];
+
+/// Words before a version that recommend it.
+const RECOMMEND_BEFORE: &[&str] = &["recommend", "prefer ", "preferably", "ideally", "consider "];
+
+/// Words right after a version that recommend it.
+const RECOMMEND_AFTER: &[&str] = &[
+    "recommended",
+    "(recommended",
+    "is recommended",
+    "preferred",
+    "(preferred",
+    "is preferred",
+    "or later recommended",
+    "+ recommended",
+];
+
+/// Words right before a version that lead to it ("upgrade to", "migrate to").
+const DESTINATION_BEFORE: &[&str] = &[
+    "upgrade to",
+    "upgrading to",
+    "upgraded to",
+    "upgrades to",
+    "migrate to",
+    "migrating to",
+    "migrated to",
+    "migration to",
+    "move to",
+    "moving to",
+    "bump to",
+    "update to",
+    "updating to",
+];
+
+/// Verbs before "on"/"in" that make "runs on Node 20+" a requirement rather than a gate.
+const REQUIRING_VERBS: &[&str] = &[
+    "run", "runs", "work", "works", "built", "build", "written", "based", "deployed", "tested",
+    "only", "depends", "relies",
+];
+
 /// The role of a prose claim at `start..end` of `line`.
 pub fn prose_role(line: &str, start: usize, end: usize) -> Role {
     let sentence = sentence_around(line, start, end);
     let before = line[sentence.start..start].to_ascii_lowercase();
     let after = line[end..sentence.end].to_ascii_lowercase();
     let after = after.trim_start_matches([' ', ',']);
+    let written = line[start..end].to_ascii_lowercase();
     // "from React 17 to 18", "React 16 → 17 → 18": the first version is the one being left.
     let from_to =
         last_word(&before) == Some("from") && (after.starts_with("to ") || after.contains(" to "));
@@ -214,7 +301,26 @@ pub fn prose_role(line: &str, start: usize, end: usize) -> Role {
             .iter()
             .any(|arrow| after.starts_with(arrow))
     {
-        return Role::Avoided;
+        return Role::Source;
+    }
+    let trimmed = before.trim_end();
+    // "from Django 4.2 to 5.0", "upgrade to Rails 8.1", "React 17 → React 18".
+    if DESTINATION_BEFORE
+        .iter()
+        .any(|w| ends_with_word(trimmed, w))
+        || (last_word(&before) == Some("to") && has_word(&before, "from "))
+        || ["→", "->"].iter().any(|arrow| trimmed.ends_with(arrow))
+    {
+        return Role::Destination;
+    }
+    if KEYWORD_BEFORE.iter().any(|w| has_word(&before, w)) {
+        return Role::Keyword;
+    }
+    if SAMPLE_BEFORE.iter().any(|w| ends_with_word(trimmed, w)) {
+        return Role::Sample;
+    }
+    if is_branch(line, start, after) {
+        return Role::Branch;
     }
     // A table row compares versions or lists contents; a parenthesis is an aside
     // ("Remove `forwardRef` (React 19 passes ref as prop)").
@@ -227,10 +333,14 @@ pub fn prose_role(line: &str, start: usize, end: usize) -> Role {
     {
         return Role::Avoided;
     }
-    if GATE_BEFORE.iter().any(|w| has_word(&before, w)) {
+    if RECOMMEND_AFTER.iter().any(|w| after.starts_with(w))
+        || RECOMMEND_BEFORE.iter().any(|w| has_word(&before, w))
+    {
+        return Role::Recommended;
+    }
+    if GATE_BEFORE.iter().any(|w| has_word(&before, w)) || floor_gate(trimmed, &written) {
         return Role::Gated;
     }
-    let trimmed = before.trim_end();
     if FACT_BEFORE.iter().any(|w| ends_with_word(trimmed, w))
         || FACT_AFTER.iter().any(|w| starts_with_word(after, w))
         || after_noun_then(after, FACT_AFTER)
@@ -240,6 +350,74 @@ pub fn prose_role(line: &str, start: usize, end: usize) -> Role {
         return Role::Fact;
     }
     Role::Target
+}
+
+/// "On Java 21+, use virtual threads", "in Python >= 3.14 annotations are lazy": a floor
+/// right after "on" or "in" opens a note for readers there, unless a verb makes it a
+/// requirement ("runs on Node 20+").
+fn floor_gate(before: &str, written: &str) -> bool {
+    let floor = written.contains('+')
+        || written.contains(">=")
+        || written.contains('≥')
+        || written.contains('>')
+        || [
+            "or later",
+            "or newer",
+            "or higher",
+            "and above",
+            "and later",
+        ]
+        .iter()
+        .any(|w| written.contains(w));
+    let mut words = before
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .rev();
+    let (Some(last), previous) = (words.next(), words.next()) else {
+        return false;
+    };
+    floor
+        && matches!(last, "on" | "in")
+        && !previous.is_some_and(|word| REQUIRING_VERBS.contains(&word))
+}
+
+/// Whether the claim opens its line as a label of one branch of a version list:
+/// "- Next.js 16+: …", "**React 18:** …", "1. Python < 3.11 — …".
+fn is_branch(line: &str, start: usize, after: &str) -> bool {
+    let lead = line[..start].trim_start();
+    if lead.starts_with('#') {
+        return false;
+    }
+    let lead_is_marker = lead
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches(['-', '*', '+', '>', '.', ')', ' ', '_', '`'])
+        .is_empty();
+    let label = after.trim_start_matches(['*', '_', '`', ')', ' ']);
+    lead_is_marker
+        && (label.starts_with(':')
+            || label.starts_with("— ")
+            || label.starts_with("– ")
+            || label.starts_with("- ")
+            || label.starts_with("and below:")
+            || label.starts_with("and earlier:"))
+}
+
+/// Whether the sentence before `start` says the skill is written for what follows:
+/// "This skill targets", "written for", "designed for".
+pub fn states_target(line: &str, start: usize) -> bool {
+    let sentence = sentence_around(line, start, start);
+    let before = line[sentence.start..start].to_ascii_lowercase();
+    [
+        "targets",
+        "written for",
+        "designed for",
+        "built for",
+        "this skill is for",
+        "this skill covers",
+        "assumes",
+    ]
+    .iter()
+    .any(|w| has_word(&before, w))
 }
 
 /// The role a section heading gives the claims below it, if any: "If you are on React 18",
@@ -268,6 +446,17 @@ pub fn heading_role(title: &str) -> Option<Role> {
     ];
     if avoided.iter().any(|w| has_word(&lower, w)) {
         return Some(Role::Avoided);
+    }
+    let sample = [
+        "template",
+        "sample output",
+        "example output",
+        "output format",
+        "report format",
+        "output example",
+    ];
+    if sample.iter().any(|w| has_word(&lower, w)) {
+        return Some(Role::Sample);
     }
     let gated = ["if ", "unless", "for projects", "users of", "still on"];
     if gated.iter().any(|w| has_word(&lower, w)) {
@@ -329,6 +518,9 @@ fn sentence_around(line: &str, start: usize, end: usize) -> std::ops::Range<usiz
         let bytes = text.as_bytes();
         matches!(bytes[at], b'.' | b';' | b'!' | b'?')
             && bytes.get(at + 1).is_none_or(|b| b.is_ascii_whitespace())
+            && !["e.g", "i.e", "eg", "vs", "cf"]
+                .iter()
+                .any(|a| text[..at].to_ascii_lowercase().ends_with(a))
     };
     let from = (0..start)
         .rev()
@@ -420,7 +612,6 @@ mod tests {
             ("This skill targets React 18.", "React 18"),
             ("Written for Spring Boot 2.x apps", "Spring Boot 2.x"),
             ("Requires Node 18 or later", "Node 18 or later"),
-            ("migrate to pydantic v2", "pydantic v2"),
             ("## Vue 3", "Vue 3"),
             ("This skill requires React 19.", "React 19"),
             (
@@ -448,9 +639,7 @@ mod tests {
             ),
             ("Do not write React 17 style class components.", "React 17"),
             ("Pydantic V1 syntax is deprecated.", "Pydantic V1"),
-            ("Upgrading from Django 4.2 to 5.0 is simple.", "Django 4.2"),
             ("Use hooks instead of React 16 lifecycles.", "React 16"),
-            ("### React 16 → 17 → 18", "React 16"),
         ] {
             assert_eq!(role(line, claim), Role::Avoided, "{line}");
         }
@@ -489,6 +678,72 @@ mod tests {
         ] {
             assert_eq!(role(line, claim), expected, "{line}");
         }
+    }
+
+    #[test]
+    fn upgrades_branches_recommendations_samples_and_keywords_are_not_targets() {
+        for (line, claim, expected) in [
+            (
+                "Upgrading from Django 4.2 to 5.0 is simple.",
+                "Django 4.2",
+                Role::Source,
+            ),
+            (
+                "Upgrading from Django 4.2 to Django 5.0.",
+                "Django 5.0",
+                Role::Destination,
+            ),
+            ("### React 16 → 17 → 18", "React 16", Role::Source),
+            ("migrate to pydantic v2", "pydantic v2", Role::Destination),
+            (
+                "Upgrade to Rails 8.1 step by step.",
+                "Rails 8.1",
+                Role::Destination,
+            ),
+            (
+                "- Next.js 16+: use `proxy.ts`.",
+                "Next.js 16+",
+                Role::Branch,
+            ),
+            ("**React 18:** wrap in `act`.", "React 18", Role::Branch),
+            (
+                "- **Python < 3.11**: install tomli.",
+                "Python < 3.11",
+                Role::Branch,
+            ),
+            (
+                "Java 25 recommended for new services.",
+                "Java 25",
+                Role::Recommended,
+            ),
+            (
+                "We recommend Node 22 for local work.",
+                "Node 22",
+                Role::Recommended,
+            ),
+            ("On Java 21+, use virtual threads.", "Java 21+", Role::Gated),
+            (
+                "Note: in Python >= 3.14 annotations are lazy.",
+                "Python >= 3.14",
+                Role::Gated,
+            ),
+            ("Framework: e.g. Next.js 14", "Next.js 14", Role::Sample),
+            (
+                "Triggers on: Next.js 14, App Router, RSC",
+                "Next.js 14",
+                Role::Keyword,
+            ),
+            ("Keywords: Django 5, views", "Django 5", Role::Keyword),
+        ] {
+            assert_eq!(role(line, claim), expected, "{line}");
+        }
+        // A floor the skill runs on stays a requirement.
+        assert_eq!(
+            role("This service runs on Node 20+.", "Node 20+"),
+            Role::Target
+        );
+        assert_eq!(role("# Next.js 15: App Router", "Next.js 15"), Role::Target);
+        assert_eq!(heading_role("Report template"), Some(Role::Sample));
     }
 
     #[test]

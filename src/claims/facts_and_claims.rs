@@ -3,6 +3,7 @@
 
 use std::sync::LazyLock;
 
+use super::meaning::{is_upgrade_skill, settle};
 use super::{
     AliasTable, Claim, Mention, Role, code_claims, heading_role, prose_mentions,
     section_opening_role,
@@ -67,10 +68,29 @@ impl Analysis {
             ));
         for (file, source, doc) in documents {
             analysis.docs.push((base, file));
+            // A template file's versions are the reader's to fill in.
+            let template = file
+                .and_then(|index| skill.files.get(index))
+                .is_some_and(|f| f.rel.to_ascii_lowercase().contains("template"));
             analysis.read(skill, base, source, doc, file.is_none());
+            if template {
+                for claim in analysis.claims.iter_mut().filter(|c| c.span.start >= base) {
+                    if claim.role == Role::Target {
+                        claim.role = Role::Sample;
+                    }
+                }
+            }
             // One byte apart, so no span of one document touches the next.
             base += source.text.len() + 1;
         }
+        let field = |f: &Option<crate::skill::frontmatter::Field<String>>| {
+            f.as_ref().map(|f| f.value.clone()).unwrap_or_default()
+        };
+        let upgrade = is_upgrade_skill(
+            &field(&skill.frontmatter.name),
+            &field(&skill.frontmatter.description),
+        );
+        settle(&mut analysis.claims, upgrade);
         analysis
     }
 

@@ -10,6 +10,7 @@ mod aliases;
 mod code;
 mod context;
 mod facts_and_claims;
+mod meaning;
 mod prose;
 mod registry;
 
@@ -17,6 +18,7 @@ pub use self::aliases::{AliasTable, AliasTableError};
 pub use self::code::code_claims;
 pub use self::context::{Role, heading_role, prose_role, section_opening_role};
 pub use self::facts_and_claims::Analysis;
+pub use self::meaning::{is_upgrade_skill, line_precision};
 pub use self::prose::{prose_claims, prose_mentions};
 pub use self::registry::{
     crate_name, crate_spellings, go_import, go_module_key, imported_package, npm_package,
@@ -65,6 +67,10 @@ pub struct Claim {
     pub origin: Origin,
     /// What the claim says about the skill: only a [`Role::Target`] is what it is written for.
     pub role: Role,
+    /// Whether its sentence says in so many words that the skill is for this version
+    /// ("This skill targets React 17", "written for Django 4.2"), which an upgrade skill's
+    /// other versions do not.
+    pub stated: bool,
 }
 
 /// A place where prose names a known package, version or not.

@@ -1,6 +1,6 @@
 //! Claims in prose: a known package name followed by a version ("React 18", "Python 3.12+").
 
-use super::context::prose_role;
+use super::context::{prose_role, states_target};
 use super::{AliasTable, Claim, Mention, Origin, VersionReq};
 use crate::skill::code::Span;
 use crate::skill::prose_versions::{mask_urls, version_after, word_boundary};
@@ -35,6 +35,7 @@ pub fn prose_claims(lines: &[(usize, &str)], aliases: &AliasTable) -> Vec<Claim>
                     },
                     origin: Origin::Prose,
                     role: prose_role(&masked, found.start(), end),
+                    stated: states_target(&masked, found.start()),
                 });
             }
         }

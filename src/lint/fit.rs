@@ -120,10 +120,13 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     } else {
         declared(project, &main.subject)
     };
+    // The repository's own package (`[project] name = "pydantic"`, a workspace crate) is
+    // there: a skill about it is the repository's own.
+    let own = main.subject.ecosystem != Ecosystem::Runtime && own_package(project, &main.subject);
     let in_project = if main.subject.ecosystem == Ecosystem::Runtime {
         ecosystem_used
     } else {
-        !found.is_empty()
+        !found.is_empty() || own
     };
     // Off-stack means nothing shared: a skill whose main package is a Python one but whose
     // examples also cover the project's Go is partial there.
@@ -133,13 +136,14 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
         (false, true) => Fit::Partial,
         (false, false) => Fit::OffStack,
     };
-    let mut evidence = vec![main_evidence(
-        project,
-        main,
-        &found,
-        ecosystem,
-        &project_side,
-    )];
+    let mut evidence = vec![if own && found.is_empty() {
+        format!(
+            "{}: the skill's main package; the project is {} itself",
+            main.subject.package, main.subject.package
+        )
+    } else {
+        main_evidence(project, main, &found, ecosystem, &project_side)
+    }];
     if let Some(others) = other_packages(project, &uses, &main.subject) {
         evidence.push(others);
     }

@@ -244,6 +244,20 @@ struct PnpmImporter {
     dev_dependencies: BTreeMap<String, PnpmDependency>,
     #[serde(default)]
     optional_dependencies: BTreeMap<String, PnpmDependency>,
+    /// pnpm's own environment (pnpm 11's first document): not the project's packages.
+    #[serde(default)]
+    config_dependencies: Option<IgnoredAny>,
+    #[serde(default)]
+    package_manager_dependencies: Option<IgnoredAny>,
+}
+
+impl PnpmImporter {
+    fn is_environment(&self) -> bool {
+        (self.config_dependencies.is_some() || self.package_manager_dependencies.is_some())
+            && self.dependencies.is_empty()
+            && self.dev_dependencies.is_empty()
+            && self.optional_dependencies.is_empty()
+    }
 }
 
 #[derive(Deserialize)]
@@ -256,12 +270,78 @@ enum PnpmDependency {
 }
 
 /// Reads a `pnpm-lock.yaml` (v5 to v9): the importers' direct dependencies and every package.
+/// pnpm 11 and later may write several YAML documents, `---` apart: an environment document
+/// (pnpm's own `packageManagerDependencies` and `configDependencies`) before the project's
+/// lockfile. Each document is read in place, so lines stay the file's; the environment's
+/// packages are pnpm's, not the project's, and are left out.
 pub(crate) fn read_pnpm_lock(sink: &mut Sink, rel: &Path, text: &str) {
+    lock_evidence(sink, rel, "pnpm");
+    for document in yaml_documents(text) {
+        if !document.trim().is_empty() {
+            read_pnpm_document(sink, rel, &document);
+        }
+    }
+}
+
+/// Each YAML document of `text`, with every line outside it blanked, so positions in one
+/// are positions in the file. A text without a `---` line is its one document.
+fn yaml_documents(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    let is_separator = |line: &str| line.trim_end() == "---";
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let starts: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| is_separator(line))
+        .map(|(at, _)| at)
+        .collect();
+    let leading_only = starts.len() == 1
+        && lines[..starts[0]]
+            .iter()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'));
+    if starts.is_empty() || leading_only {
+        return vec![std::borrow::Cow::Borrowed(text)];
+    }
+    let mut bounds: Vec<usize> = Vec::new();
+    if !lines[..starts[0]].iter().all(|l| l.trim().is_empty()) {
+        bounds.push(0);
+    }
+    bounds.extend(starts.iter().map(|s| s + 1));
+    bounds
+        .iter()
+        .enumerate()
+        .map(|(index, &from)| {
+            let to = bounds
+                .get(index + 1)
+                .map_or(lines.len(), |next| next.saturating_sub(1));
+            let document: String = lines
+                .iter()
+                .enumerate()
+                .map(|(at, line)| {
+                    if (from..to).contains(&at) {
+                        std::borrow::Cow::Borrowed(*line)
+                    } else if line.ends_with('\n') {
+                        std::borrow::Cow::Borrowed("\n")
+                    } else {
+                        std::borrow::Cow::Borrowed("")
+                    }
+                })
+                .collect();
+            std::borrow::Cow::Owned(document)
+        })
+        .collect()
+}
+
+fn read_pnpm_document(sink: &mut Sink, rel: &Path, text: &str) {
     let lock: PnpmLock = match serde_norway::from_str(text) {
         Ok(lock) => lock,
         Err(err) => return yaml_error(sink, rel, &err),
     };
-    lock_evidence(sink, rel, "pnpm");
+    let environment = !lock.importers.is_empty()
+        && lock.importers.values().all(PnpmImporter::is_environment)
+        || lock.importers.is_empty() && lock.root.is_environment();
+    if environment {
+        return;
+    }
     let lines = yaml_key_lines(text, |path| {
         matches!(path, ["importers", _, _, _] | ["packages", _] | [_, _])
     });

@@ -50,6 +50,10 @@ fn read_pep621(sink: &mut Sink, doc: &Doc<'_>) {
     let Some(project) = table_at(&doc.root, &["project"]) else {
         return;
     };
+    // The package the repository is: its own skills are about it.
+    if let Some(name) = get(project, "name").and_then(|v| v.get_ref().as_str()) {
+        sink.own(Ecosystem::Pypi, name);
+    }
     if let Some(range) = get(project, "requires-python").and_then(|v| doc.string(v)) {
         sink.runtime("python", RuntimeKind::Range, range);
     }
@@ -89,6 +93,9 @@ fn read_poetry(sink: &mut Sink, doc: &Doc<'_>) {
     let Some(poetry) = table_at(&doc.root, &["tool", "poetry"]) else {
         return;
     };
+    if let Some(name) = get(poetry, "name").and_then(|v| v.get_ref().as_str()) {
+        sink.own(Ecosystem::Pypi, name);
+    }
     if let Some(deps) = table_at(poetry, &["dependencies"]) {
         declare_poetry_table(sink, doc, deps, DepKind::Normal);
     }

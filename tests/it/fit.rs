@@ -529,3 +529,198 @@ fn constraint_syntax_in_a_tutorial_and_a_compatibility_note_claim_nothing() {
         "the control claim must conflict: {text}"
     );
 }
+
+/// A Rails 7.2 application with its Ruby pinned.
+const RAILS_72: &[(&str, &str)] = &[
+    (
+        "Gemfile.lock",
+        "GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.2.2.1)\n\nDEPENDENCIES\n  rails (~> 7.2)\n",
+    ),
+    (".ruby-version", "3.4.4\n"),
+    ("app/models/user.rb", "class User\nend\n"),
+];
+
+/// A Next.js application on `next` at `version`.
+fn next_app(version: &str) -> Vec<(&'static str, String)> {
+    vec![(
+        "package.json",
+        format!(
+            "{{ \"name\": \"web\", \"dependencies\": {{ \"next\": \"{version}\", \"react\": \"^19.0.0\" }} }}\n"
+        ),
+    )]
+}
+
+fn owned<'a>(files: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    files.iter().map(|(p, t)| (*p, t.as_str())).collect()
+}
+
+#[test]
+fn versions_that_are_not_the_skill_s_target_or_floor_are_silent() {
+    let next16 = next_app("16.0.1");
+    let next14 = next_app("14.2.3");
+    let django52 = [
+        ("requirements.txt", "django==5.2.17\npydantic==2.11.0\n"),
+        ("app/views.py", "from django.http import HttpResponse\n"),
+    ];
+    let python = [(
+        "pyproject.toml",
+        "[project]\nname = \"app\"\nrequires-python = \">=3.10\"\ndependencies = [\"pydantic>=2\"]\n",
+    )];
+    let java17 = [(
+        "pom.xml",
+        "<project><properties><java.version>17</java.version></properties></project>\n",
+    )];
+    let cases: Vec<(&str, &str, &str, Vec<(&str, &str)>)> = vec![
+        (
+            "upgrade destination",
+            "Upgrades Rails applications to the next release. Use when bumping Rails.",
+            "Move the app to Rails 8.1 one step at a time.\n\nRails 8 changes the asset pipeline.\n",
+            RAILS_72.to_vec(),
+        ),
+        (
+            "branch of a version list",
+            "Writes Next.js middleware. Use when adding request guards.",
+            "- Next.js 16+: name the file `proxy.ts`.\n- **Next.js 15**: keep `middleware.ts`.\n",
+            owned(&next14),
+        ),
+        (
+            "floor and keyword list",
+            "Next.js 14+ App Router patterns. Use when adding routes.",
+            "Triggers on: Next.js 14, App Router, server components.\n\nThis skill is for Next.js 14+ projects.\n",
+            owned(&next16),
+        ),
+        (
+            "recommendation and gate",
+            "Writes Spring services. Use when adding a service.",
+            "Java 25 recommended for new services.\n\nOn Java 21+, use virtual threads.\n",
+            java17.to_vec(),
+        ),
+        (
+            "minor and patch within the series",
+            "Writes Django views. Use when adding a page.",
+            "This skill targets Django 5.0.\n",
+            django52.to_vec(),
+        ),
+        (
+            "runtime patch within the line",
+            "Writes Rails models. Use when adding a model.",
+            "This skill needs Ruby 3.4.1.\n",
+            RAILS_72.to_vec(),
+        ),
+        (
+            "prohibition",
+            "Writes pydantic models. Use when adding a schema.",
+            "- MUST NOT use Pydantic V1 syntax.\n",
+            django52.to_vec(),
+        ),
+        (
+            "conditional note",
+            "Writes typed Python. Use when adding annotations.",
+            "Note: in Python >= 3.14 annotations are evaluated lazily.\n",
+            python.to_vec(),
+        ),
+        (
+            "template sample",
+            "Writes project briefs. Use when starting a project.",
+            "## Brief template\n\n```markdown\n# Project\n```\n\n**Stack:** Next.js 13, Tailwind\n",
+            owned(&next16),
+        ),
+    ];
+    for (shape, description, body, files) in cases {
+        let (_, text) = review_in(description, body, &files);
+        let findings: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains(" SG401 ") || l.contains(" SG403 "))
+            .collect();
+        assert!(findings.is_empty(), "{shape}: {text}");
+    }
+}
+
+#[test]
+fn a_target_or_floor_the_project_does_not_meet_fires_once_with_its_places() {
+    let django52 = [("requirements.txt", "django==5.2.17\n")];
+    let (_, text) = review_in(
+        "Writes Django views. Use when adding a page.",
+        "This skill targets Django 4.2.\n",
+        &django52,
+    );
+    assert!(
+        text.contains("SG401 error the skill is written for django 4.2, but the project requires django ==5.2.17"),
+        "{text}"
+    );
+    let next13 = next_app("13.5.0");
+    let (_, text) = review_in(
+        "Next.js 14+ App Router patterns. Use when adding routes.",
+        "Triggers on: Next.js 14.\n\nUse the Next.js 15 `after()` API.\n",
+        &owned(&next13),
+    );
+    let sg401: Vec<&str> = text.lines().filter(|l| l.contains(" SG401 ")).collect();
+    assert_eq!(sg401.len(), 1, "{text}");
+    assert!(sg401[0].contains("written for next 14+"), "{text}");
+    assert!(
+        text.contains("related probe/SKILL.md:6 next 15 again") || text.contains("next 15 again"),
+        "{text}"
+    );
+    // Rails 8 and 8.1 are one claim on a 7.2 app.
+    let (_, text) = review_in(
+        "Writes Rails 8 controllers. Use when adding an action.",
+        "This skill is for Rails 8.1 apps.\n",
+        RAILS_72,
+    );
+    let sg401: Vec<&str> = text.lines().filter(|l| l.contains(" SG401 ")).collect();
+    assert_eq!(sg401.len(), 1, "{text}");
+    assert!(text.contains("rails 8.1 again"), "{text}");
+    // One base image, three times: one SG403 with two related places.
+    let engines = [(
+        "package.json",
+        "{ \"name\": \"api\", \"engines\": { \"node\": \">=20\" } }\n",
+    )];
+    let body = "```dockerfile\nFROM node:16\n```\n\n```dockerfile\nFROM node:16-alpine\n```\n\n```dockerfile\nFROM node:16\n```\n";
+    let (_, text) = review_in(
+        "Builds images. Use when editing the Dockerfile.",
+        body,
+        &engines,
+    );
+    let sg403: Vec<&str> = text.lines().filter(|l| l.contains(" SG403 ")).collect();
+    assert_eq!(sg403.len(), 1, "{text}");
+    assert_eq!(text.matches("node 16 again").count(), 2, "{text}");
+    // A floor the project's supported range does not meet.
+    let python = [(
+        "pyproject.toml",
+        "[project]\nname = \"app\"\nrequires-python = \">=3.10\"\n",
+    )];
+    let (_, text) = review_in(
+        "Writes typed Python. Use when adding annotations.",
+        "This skill needs Python 3.12 or later.\n",
+        &python,
+    );
+    assert!(text.contains(" SG403 "), "{text}");
+}
+
+#[test]
+fn the_repository_s_own_package_is_present() {
+    let description = "Writes pydantic models and validators. Use when adding a model.";
+    let body = "```python\nfrom pydantic import BaseModel\n```\n\nKeep pydantic models small.\n";
+    let pydantic = [
+        (
+            "pyproject.toml",
+            "[project]\nname = \"pydantic\"\nrequires-python = \">=3.9\"\ndependencies = [\"typing-extensions>=4.6\"]\n",
+        ),
+        ("pydantic/__init__.py", ""),
+    ];
+    let (_, text) = review_in(description, body, &pydantic);
+    assert!(
+        text.contains(
+            "fit: core (pydantic: the skill's main package; the project is pydantic itself"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains(" SG406 "), "{text}");
+    // A Poetry project names itself in [tool.poetry].
+    let poetry = [(
+        "pyproject.toml",
+        "[tool.poetry]\nname = \"pydantic\"\n\n[tool.poetry.dependencies]\npython = \"^3.9\"\n",
+    )];
+    let (_, text) = review_in(description, body, &poetry);
+    assert!(text.contains("fit: core (pydantic:"), "{text}");
+}

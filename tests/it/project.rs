@@ -352,3 +352,43 @@ fn oversized_manifests_and_escaping_includes_are_reported() {
     assert!(messages[1].contains("outside the repository"));
     assert!(project.has_dependency(Ecosystem::Pypi, "Flask"));
 }
+
+/// pnpm 11's two-document lockfile (copied from pnpm's own output, see the fixture's
+/// SOURCE.md): the project's document is read with the file's lines, the environment's
+/// packages are pnpm's, and nothing is unreadable.
+#[test]
+fn a_pnpm_11_lockfile_of_two_documents_is_read_as_pnpm_writes_it() {
+    let project = scan_fixture("npm-pnpm11");
+    assert!(project.diagnostics.is_empty(), "{:?}", project.diagnostics);
+    assert_eq!(
+        resolved(&project, Ecosystem::Npm, "ms").as_deref(),
+        Some("2.1.3@pnpm-lock.yaml:32")
+    );
+    assert_eq!(
+        resolved(&project, Ecosystem::Npm, "semver").as_deref(),
+        Some("7.7.4@pnpm-lock.yaml:35")
+    );
+    // An environment document naming pnpm itself adds no dependency of the project.
+    let dir = super::support::tree(&[
+        (
+            "package.json",
+            "{ \"name\": \"app\", \"dependencies\": { \"zod\": \"^3.23.0\" } }\n",
+        ),
+        (
+            "pnpm-lock.yaml",
+            "---\nlockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    packageManagerDependencies:\n      pnpm:\n        specifier: 11.0.3\n        version: 11.0.3\n\npackages:\n\n  pnpm@11.0.3:\n    resolution: {integrity: sha512-x}\n\n---\nlockfileVersion: '9.0'\n\nimporters:\n\n  .:\n    dependencies:\n      zod:\n        specifier: ^3.23.0\n        version: 3.23.8\n\npackages:\n\n  zod@3.23.8:\n    resolution: {integrity: sha512-y}\n",
+        ),
+    ]);
+    let project = scan(dir.path()).expect("temp dir is a directory");
+    assert!(project.diagnostics.is_empty(), "{:?}", project.diagnostics);
+    assert_eq!(
+        resolved(&project, Ecosystem::Npm, "zod").as_deref(),
+        Some("3.23.8@pnpm-lock.yaml:24")
+    );
+    assert!(
+        project
+            .dependencies_named(Ecosystem::Npm, "pnpm")
+            .next()
+            .is_none()
+    );
+}

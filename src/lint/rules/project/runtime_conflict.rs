@@ -2,7 +2,7 @@
 //! supported range or pins.
 
 use super::{file_line, located, runtime_of};
-use crate::claims::{Origin, Role};
+use crate::claims::{Claim, Origin, Role};
 use crate::finding::Severity;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Bound, Release, Requirement, runtime_ecosystem};
@@ -52,11 +52,25 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
     let Some(project) = cx.project else {
         return;
     };
-    for claim in &cx.analysis().claims {
-        // "Django 5.1 requires Python 3.10+" is a fact about Django, not what the skill needs.
-        if claim.subject.ecosystem != Ecosystem::Runtime || claim.role != Role::Target {
-            continue;
+    // "Django 5.1 requires Python 3.10+" is a fact about Django, not what the skill needs.
+    // One finding per runtime and claimed range, the other places in `related`.
+    let mut groups: Vec<(&Claim, Vec<&Claim>)> = Vec::new();
+    for claim in cx
+        .analysis()
+        .claims
+        .iter()
+        .filter(|c| c.subject.ecosystem == Ecosystem::Runtime && c.role == Role::Target)
+    {
+        match groups.iter_mut().find(|(head, _)| {
+            head.subject == claim.subject
+                && head.requirement.kind == claim.requirement.kind
+                && (head.origin == Origin::Prose) == (claim.origin == Origin::Prose)
+        }) {
+            Some((_, more)) => more.push(claim),
+            None => groups.push((claim, Vec::new())),
         }
+    }
+    for (claim, more) in groups {
         let name = claim.subject.package.as_str();
         let (Some(runtime), Some(ecosystem)) = (runtime_of(project, name), runtime_ecosystem(name))
         else {
@@ -96,19 +110,26 @@ fn runtime_conflict(cx: &Context<'_>, out: &mut Emitter) {
             ),
             RuntimeKind::Pin => ("pins", "match the runtime the project pins"),
         };
-        out.report_at(
-            cx.analysis().location(cx.skill, claim.span),
-            format!(
-                "the skill needs {name} {}, but the project {verb} {name} {} ({})",
-                claim.requirement.written,
-                value.value,
-                file_line(value)
-            ),
-        )
-        .help(format!(
-            "{guarantee}, or say which {name} versions the skill is for"
-        ))
-        .related_at(located(project, value), format!("the project's {name}"));
+        let finding = out
+            .report_at(
+                cx.analysis().location(cx.skill, claim.span),
+                format!(
+                    "the skill needs {name} {}, but the project {verb} {name} {} ({})",
+                    claim.requirement.written,
+                    value.value,
+                    file_line(value)
+                ),
+            )
+            .help(format!(
+                "{guarantee}, or say which {name} versions the skill is for"
+            ))
+            .related_at(located(project, value), format!("the project's {name}"));
+        for other in more {
+            finding.related_at(
+                cx.analysis().location(cx.skill, other.span),
+                format!("{name} {} again", other.requirement.written),
+            );
+        }
     }
 }
 

@@ -211,6 +211,7 @@ mod tests {
             span: crate::skill::code::Span { start: 0, end: 0 },
             origin: Origin::Prose,
             role: crate::claims::Role::Target,
+            stated: false,
         }
     }
 
