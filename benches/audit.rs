@@ -1,17 +1,22 @@
-//! `cargo bench --bench audit [-- DIR]`: time `skillgate audit` as a user runs it (the
-//! release binary, every core) on a folder of real skills (default: the shared corpus at
-//! ../shared/corpus/skills, when present) and on a generated set of 10,000 skills, and print
-//! wall time and peak RSS.
+//! `cargo bench --bench audit [-- DIR...]`: time `skillgate audit` as a user runs it (the
+//! release binary, every core) on folders of real skills (default: the shared corpus at
+//! ../shared/corpus/skills, when present) and on a generated set of 10,100 skills, each side by
+//! side with agnix in the same run; then `skillgate check --repo` of one skill against agnix on
+//! that skill, and `skillgate check` of one generated skill with 1 MB of reference files.
 //!
-//! When `agnix` (`pip install agnix`) and the Cisco AI skill scanner (`pip install
-//! cisco-ai-skill-scanner`, its static analysers only) are installed, they run on the same
-//! real folder in the same run and the ratios are printed.
+//! Every figure is a whole process: wall time from spawn to exit, CPU time (user + system)
+//! from the kernel's accounting of the waited child, the median of runs that alternate
+//! between the two tools so that both see the same machine. agnix (`pip install agnix`) is its
+//! own binary: a version manager's shell shim in front of it (pyenv's) adds tens of
+//! milliseconds per run, so the bench resolves the binary behind the shim (or takes the
+//! `AGNIX` environment variable) and prints its path. The Cisco AI skill scanner
+//! (`pip install cisco-ai-skill-scanner`, static analysers only) runs once on each real
+//! folder when installed.
 //!
-//! Last, `skillgate check` of one generated skill with 1 MB of reference files.
-//!
-//! Budgets: the real folder in at most 0.7x agnix's wall time and at least 100x faster than
-//! the Cisco scanner's static mode; 10,000 generated skills in under 10 s and 256 MB; the
-//! skill with 1 MB of references in under 25 ms.
+//! Budgets: every folder in at most 0.7x agnix's wall time and at most 1.0x its CPU time;
+//! 10,100 generated skills in under 10 s and 256 MB; the one-skill check with `--repo` in at
+//! most 0.7x agnix's time on that skill and under 10 ms; the skill with 1 MB of references in
+//! under 25 ms.
 
 #[allow(dead_code)]
 #[path = "../tests/it/packs.rs"]
@@ -21,56 +26,151 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Generated skills in the large set.
+use nix::sys::resource::{UsageWho, getrusage};
+
+/// Generated skills in the large set (and a hundred copies).
 const GENERATED: usize = 10_000;
 /// Words per generated body: about the size of a typical public skill.
 const WORDS: usize = 400;
 /// Bytes of reference files of the one large skill.
 const REFERENCE_BYTES: usize = 1024 * 1024;
+/// Runs of each tool per comparison, alternating.
+const RUNS: usize = 7;
 
 fn main() {
     let bin = env!("CARGO_BIN_EXE_skillgate");
-    let dir = std::env::args()
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs: Vec<PathBuf> = std::env::args()
         .skip(1)
-        .find(|a| !a.starts_with('-'))
+        .filter(|a| !a.starts_with('-'))
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/skills"));
+        .collect();
+    if dirs.is_empty() {
+        dirs.push(root.join("../shared/corpus/skills"));
+    }
+    let agnix = agnix();
+    match &agnix {
+        Some(path) => println!("agnix: {} ({})", path.display(), version(path)),
+        None => println!("agnix: not installed (pip install agnix), no ratios"),
+    }
 
-    if dir.is_dir() {
-        real_folder(bin, &dir);
-    } else {
-        println!(
-            "audit: {} is not present, so no real folder and no comparison with other tools; pass one: cargo bench --bench audit -- DIR",
-            dir.display()
-        );
+    for dir in &dirs {
+        if dir.is_dir() {
+            compare(bin, agnix.as_deref(), dir, &dir.display().to_string());
+            cisco(bin, dir);
+        } else {
+            println!(
+                "audit: {} is not present; pass folders of skills: cargo bench --bench audit -- DIR...",
+                dir.display()
+            );
+        }
     }
 
     let set = tempfile::tempdir().expect("temporary folder");
     let made = packs::generate(set.path(), GENERATED, WORDS);
-    let mut ours = Command::new(bin);
-    ours.arg("audit")
-        .arg(set.path())
-        .args(["--format", "jsonl", "--fail-on", "never"]);
-    let cost = timed(ours, 3);
-    let wall = cost.wall;
+    let label = format!("<{} generated skills, {WORDS} words each>", made.skills);
+    let ours = compare(bin, agnix.as_deref(), set.path(), &label);
     println!(
-        "skillgate audit <{} generated skills, {} words each>: {} [budget 10 s, 256 MB: {}]",
-        made.skills,
-        WORDS,
-        cost.describe(3),
-        if wall < Duration::from_secs(10) && cost.rss.is_some_and(|kb| kb < 256 * 1024) {
-            "met"
-        } else {
-            "NOT met"
-        }
-    );
-    println!(
-        "  {:.0} skills per second",
-        made.skills as f64 / wall.as_secs_f64()
+        "  budget 10 s, 256 MB: {}; {:.0} skills per second",
+        met(ours.wall < Duration::from_secs(10) && ours.rss.is_some_and(|kb| kb < 256 * 1024)),
+        made.skills as f64 / ours.wall.as_secs_f64()
     );
     drop(set);
 
+    one_skill(bin, agnix.as_deref(), root);
     large_references(bin);
+}
+
+/// `skillgate audit DIR` against `agnix DIR`, alternating; prints both and the ratios and
+/// returns skillgate's cost.
+fn compare(bin: &str, agnix: Option<&Path>, dir: &Path, label: &str) -> Cost {
+    let mut ours = Command::new(bin);
+    ours.arg("audit")
+        .arg(dir)
+        .args(["--format", "jsonl", "--fail-on", "never"]);
+    let theirs = agnix.map(|agnix| {
+        let mut cmd = Command::new(agnix);
+        cmd.arg(dir);
+        cmd
+    });
+    let (ours, theirs) = alternate(ours, theirs, RUNS);
+    println!("skillgate audit {label}: {}", ours.describe());
+    if let Some(theirs) = theirs {
+        println!("agnix {label}: {}", theirs.describe());
+        ratios(&ours, &theirs, 0.7, 1.0);
+    }
+    ours
+}
+
+/// `skillgate check SKILL --repo REPO` against `agnix SKILL` on one bundled skill.
+fn one_skill(bin: &str, agnix: Option<&Path>, root: &Path) {
+    let skill = root.join("skills/react-upgrade");
+    let repo = root.join("fixtures/repos/webapp");
+    let mut ours = Command::new(bin);
+    ours.arg("check")
+        .arg(&skill)
+        .arg("--repo")
+        .arg(&repo)
+        .args(["--fail-on", "never"]);
+    let theirs = agnix.map(|agnix| {
+        let mut cmd = Command::new(agnix);
+        cmd.arg(&skill);
+        cmd
+    });
+    let (ours, theirs) = alternate(ours, theirs, 20);
+    println!(
+        "skillgate check skills/react-upgrade --repo fixtures/repos/webapp: {} [budget 10 ms: {}]",
+        ours.describe(),
+        met(ours.wall < Duration::from_millis(10))
+    );
+    if let Some(theirs) = theirs {
+        println!("agnix skills/react-upgrade: {}", theirs.describe());
+        ratios(&ours, &theirs, 0.7, f64::INFINITY);
+    }
+}
+
+fn ratios(ours: &Cost, theirs: &Cost, wall_budget: f64, cpu_budget: f64) {
+    let wall = ours.wall.as_secs_f64() / theirs.wall.as_secs_f64().max(1e-6);
+    let cpu = ours.cpu.as_secs_f64() / theirs.cpu.as_secs_f64().max(1e-6);
+    print!(
+        "  skillgate/agnix: wall {wall:.2} [budget <= {wall_budget:.2}: {}]",
+        met(wall <= wall_budget)
+    );
+    if cpu_budget.is_finite() {
+        println!(
+            ", CPU {cpu:.2} [budget <= {cpu_budget:.2}: {}]",
+            met(cpu <= cpu_budget)
+        );
+    } else {
+        println!(", CPU {cpu:.2}");
+    }
+}
+
+/// The Cisco scanner's static mode once on `dir`, when installed.
+fn cisco(bin: &str, dir: &Path) {
+    let Some(scanner) = which("skill-scanner") else {
+        println!("skill-scanner: not installed (pip install cisco-ai-skill-scanner), no ratio");
+        return;
+    };
+    let mut ours = Command::new(bin);
+    ours.arg("audit")
+        .arg(dir)
+        .args(["--format", "jsonl", "--fail-on", "never"]);
+    let mut theirs = Command::new(scanner);
+    theirs.arg("scan-all").arg(dir).arg("--recursive");
+    let (ours, cisco) = alternate(ours, Some(theirs), 1);
+    let Some(cisco) = cisco else { return };
+    println!(
+        "skill-scanner scan-all {} --recursive (static analysers only): {}",
+        dir.display(),
+        cisco.describe()
+    );
+    let speedup = cisco.wall.as_secs_f64() / ours.wall.as_secs_f64();
+    println!(
+        "  skillgate is {speedup:.0}x faster [budget >= 100x: {}]; by CPU time {:.0}x less",
+        met(speedup >= 100.0),
+        cisco.cpu.as_secs_f64() / ours.cpu.as_secs_f64().max(1e-3)
+    );
 }
 
 /// Check one skill whose references hold 1 MB of markdown.
@@ -82,139 +182,151 @@ fn large_references(bin: &str) {
         .arg("check")
         .arg(&skill)
         .args(["--format", "json", "--fail-on", "never"]);
-    let cost = timed(check, 10);
+    let (cost, _) = alternate(check, None, 10);
     println!(
         "skillgate check <one skill, {} KB of references>: {} [budget 25 ms: {}]",
         REFERENCE_BYTES / 1024,
-        cost.describe(10),
-        if cost.wall < Duration::from_millis(25) {
-            "met"
-        } else {
-            "NOT met"
-        }
+        cost.describe(),
+        met(cost.wall < Duration::from_millis(25))
     );
 }
 
-/// Audit a folder of real skills, and compare with the other tools when they are installed.
-fn real_folder(bin: &str, dir: &Path) {
-    let mut ours = Command::new(bin);
-    ours.arg("audit")
-        .arg(dir)
-        .args(["--format", "jsonl", "--fail-on", "never"]);
-    let ours = timed(ours, 5);
-    let wall = ours.wall;
-    println!("skillgate audit {}: {}", dir.display(), ours.describe(5));
-
-    match which("agnix") {
-        Some(agnix) => {
-            let mut theirs = Command::new(agnix);
-            theirs.arg(dir);
-            let agnix = timed(theirs, 5);
-            println!("agnix {}: {}", dir.display(), agnix.describe(5));
-            let ratio = wall.as_secs_f64() / agnix.wall.as_secs_f64();
-            println!(
-                "  ratio skillgate/agnix: {ratio:.2} [budget <= 0.70: {}]",
-                if ratio <= 0.7 { "met" } else { "NOT met" }
-            );
-            if let (Some(a), Some(b)) = (ours.cpu, agnix.cpu) {
-                println!(
-                    "  by CPU time: {:.2}",
-                    a.as_secs_f64() / b.as_secs_f64().max(1e-3)
-                );
-            }
-        }
-        None => println!("agnix: not installed (pip install agnix), no ratio"),
-    }
-
-    match which("skill-scanner") {
-        Some(scanner) => {
-            let mut theirs = Command::new(scanner);
-            theirs.arg("scan-all").arg(dir).arg("--recursive");
-            let cisco = timed(theirs, 1);
-            println!(
-                "skill-scanner scan-all {} --recursive (static analysers only): {}",
-                dir.display(),
-                cisco.describe(1)
-            );
-            let speedup = cisco.wall.as_secs_f64() / wall.as_secs_f64();
-            println!(
-                "  skillgate is {speedup:.0}x faster [budget >= 100x: {}]",
-                if speedup >= 100.0 { "met" } else { "NOT met" }
-            );
-            if let (Some(a), Some(b)) = (ours.cpu, cisco.cpu) {
-                // Its wall time can include waiting on the network; CPU time cannot.
-                println!(
-                    "  by CPU time: {:.0}x less",
-                    b.as_secs_f64() / a.as_secs_f64().max(1e-3)
-                );
-            }
-        }
-        None => {
-            println!("skill-scanner: not installed (pip install cisco-ai-skill-scanner), no ratio")
-        }
-    }
-}
-
-/// What one command cost: best wall time over the timed runs; peak RSS (KB) and CPU time
-/// (user + system) of one more run under `/usr/bin/time`.
+/// What one command cost: median wall and CPU time over the runs, and peak RSS (KB) of one
+/// more run under `/usr/bin/time` when it is there.
 struct Cost {
     wall: Duration,
+    cpu: Duration,
+    runs: usize,
     rss: Option<u64>,
-    cpu: Option<Duration>,
 }
 
-fn timed(mut cmd: Command, runs: usize) -> Cost {
-    cmd.stdout(Stdio::null()).stderr(Stdio::null());
-    let mut wall = Duration::MAX;
-    for _ in 0..runs {
-        let t = Instant::now();
-        let status = cmd.status();
-        wall = wall.min(t.elapsed());
-        if let Ok(status) = status
-            && status.code().is_none_or(|c| c > 1)
-        {
-            println!(
-                "  ({} exited with {status})",
-                cmd.get_program().to_string_lossy()
-            );
+/// Run `first` and `second` in turn, `runs` times each after one warm-up of each.
+fn alternate(mut first: Command, mut second: Option<Command>, runs: usize) -> (Cost, Option<Cost>) {
+    let mut a = Vec::new();
+    let mut b = Vec::new();
+    for i in 0..=runs {
+        let x = once(&mut first);
+        let y = second.as_mut().map(once);
+        if i > 0 {
+            a.push(x);
+            b.extend(y);
         }
     }
-    let measured = Path::new("/usr/bin/time")
-        .exists()
-        .then(|| {
-            let out = Command::new("/usr/bin/time")
-                .args(["-f", "%M %U %S"])
-                .arg(cmd.get_program())
-                .args(cmd.get_args())
-                .stdout(Stdio::null())
-                .output()
-                .ok()?;
-            let text = String::from_utf8_lossy(&out.stderr);
-            let last = text.lines().last()?.to_owned();
-            let mut fields = last.split_whitespace();
-            let rss: u64 = fields.next()?.parse().ok()?;
-            let user: f64 = fields.next()?.parse().ok()?;
-            let system: f64 = fields.next()?.parse().ok()?;
-            Some((rss, Duration::from_secs_f64(user + system)))
-        })
-        .flatten();
-    Cost {
-        wall,
-        rss: measured.map(|m| m.0),
-        cpu: measured.map(|m| m.1),
+    let rss_a = peak_rss(&first);
+    let rss_b = second.as_ref().and_then(peak_rss);
+    (
+        Cost::of(a, rss_a),
+        second.is_some().then(|| Cost::of(b, rss_b)),
+    )
+}
+
+/// One whole process: wall time, and the CPU time the kernel accounted to it.
+fn once(cmd: &mut Command) -> (Duration, Duration) {
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    let before = children_cpu();
+    let t = Instant::now();
+    let status = cmd.status();
+    let wall = t.elapsed();
+    let cpu = children_cpu().saturating_sub(before);
+    if let Ok(status) = status
+        && status.code().is_none_or(|c| c > 1)
+    {
+        println!(
+            "  ({} exited with {status})",
+            cmd.get_program().to_string_lossy()
+        );
     }
+    (wall, cpu)
+}
+
+/// User + system time of every waited child so far.
+fn children_cpu() -> Duration {
+    getrusage(UsageWho::RUSAGE_CHILDREN).map_or(Duration::ZERO, |u| {
+        let t = |tv: nix::sys::time::TimeVal| {
+            Duration::new(
+                tv.tv_sec().max(0) as u64,
+                (tv.tv_usec().max(0) as u32) * 1000,
+            )
+        };
+        t(u.user_time()) + t(u.system_time())
+    })
+}
+
+fn peak_rss(cmd: &Command) -> Option<u64> {
+    if !Path::new("/usr/bin/time").exists() {
+        return None;
+    }
+    let out = Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .arg(cmd.get_program())
+        .args(cmd.get_args())
+        .stdout(Stdio::null())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .last()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 impl Cost {
-    /// `1.234 s wall (best of N), 2.345 s CPU, peak RSS 12.3 MB`.
-    fn describe(&self, runs: usize) -> String {
+    fn of(mut runs: Vec<(Duration, Duration)>, rss: Option<u64>) -> Cost {
+        let n = runs.len();
+        runs.sort_by_key(|r| r.0);
+        let wall = runs.get(n / 2).map_or(Duration::ZERO, |r| r.0);
+        runs.sort_by_key(|r| r.1);
+        let cpu = runs.get(n / 2).map_or(Duration::ZERO, |r| r.1);
+        Cost {
+            wall,
+            cpu,
+            runs: n,
+            rss,
+        }
+    }
+
+    /// `0.123 s wall, 0.234 s CPU (medians of N), peak RSS 12.3 MB`.
+    fn describe(&self) -> String {
         format!(
-            "{} wall (best of {runs}), {} CPU, peak RSS {}",
+            "{} wall, {} CPU (medians of {}), peak RSS {}",
             secs(self.wall),
-            self.cpu.map_or_else(|| "n/a".to_owned(), secs),
+            secs(self.cpu),
+            self.runs,
             mb(self.rss)
         )
     }
+}
+
+/// agnix's own binary: `AGNIX`, else the first `agnix` on PATH that is not a script, else
+/// the binary a pyenv shim would run.
+fn agnix() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("AGNIX").map(PathBuf::from) {
+        return Some(path);
+    }
+    let found = which("agnix")?;
+    if !is_script(&found) {
+        return Some(found);
+    }
+    let out = Command::new("pyenv")
+        .args(["which", "agnix"])
+        .output()
+        .ok()?;
+    let path = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    (out.status.success() && path.is_file() && !is_script(&path)).then_some(path)
+}
+
+/// Whether `path` starts with `#!` (a shell or Python shim rather than the program).
+fn is_script(path: &Path) -> bool {
+    std::fs::read(path).is_ok_and(|bytes| bytes.starts_with(b"#!"))
+}
+
+fn version(path: &Path) -> String {
+    Command::new(path)
+        .arg("--version")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default()
 }
 
 fn which(name: &str) -> Option<PathBuf> {
@@ -223,6 +335,10 @@ fn which(name: &str) -> Option<PathBuf> {
         .split(':')
         .map(|d| Path::new(d).join(name))
         .find(|p| p.is_file())
+}
+
+fn met(yes: bool) -> &'static str {
+    if yes { "met" } else { "NOT met" }
 }
 
 fn secs(d: Duration) -> String {

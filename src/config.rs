@@ -215,15 +215,30 @@ impl Config {
             limits: self.limits.clone(),
             frontmatter: self.frontmatter.clone(),
             targets: self.targets.clone(),
+            exact_tokens: false,
         }
     }
 
-    /// Find `skillgate.toml` at the repository root, if there is one.
-    pub fn discover(repo: &Path) -> Result<Option<(PathBuf, Config)>, ConfigError> {
-        let path = repo.join(FILE_NAME);
-        if !path.is_file() {
-            return Ok(None);
+    /// The configuration a command runs with, and the file it came from: the file given
+    /// with `--config` (which must load), else the first of `candidates` that exists, else
+    /// the defaults. Every command finds its configuration this one way; each names its own
+    /// candidates (`skillgate.toml` in the repository, or the one recorded with a run).
+    pub fn resolve(
+        given: Option<&Path>,
+        candidates: impl IntoIterator<Item = PathBuf>,
+    ) -> Result<(Option<PathBuf>, Config), ConfigError> {
+        let path = match given {
+            Some(path) => Some(path.to_owned()),
+            None => candidates.into_iter().find(|p| p.is_file()),
+        };
+        match path {
+            Some(path) => Config::load(&path).map(|c| (Some(path), c)),
+            None => Ok((None, Config::default())),
         }
-        Config::load(&path).map(|c| Some((path, c)))
+    }
+
+    /// [`Config::resolve`] for a command that reads `skillgate.toml` at the root of `repo`.
+    pub fn for_repo(given: Option<&Path>, repo: &Path) -> Result<Config, ConfigError> {
+        Config::resolve(given, [repo.join(FILE_NAME)]).map(|(_, config)| config)
     }
 }

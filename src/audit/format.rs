@@ -2,7 +2,8 @@
 //! machines (and `skillgate merge`), CSV for spreadsheets, markdown for step summaries, one
 //! HTML page, and SARIF.
 
-use super::{Audit, html, render, sarif};
+use super::{Audit, html, render};
+use crate::render::sarif;
 
 /// Output formats of `skillgate audit` and `skillgate merge`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,14 +18,15 @@ pub enum AuditFormat {
     Csv,
     /// A markdown table and the summary, for step summaries and pull request comments.
     Markdown,
-    /// One self-contained HTML page: a sortable table and histograms.
+    /// One self-contained HTML page: the skills, what blocks each, and every finding by
+    /// severity, with a chart of the rules that fire most and filters.
     Html,
     /// SARIF 2.1.0: every finding of every skill, unreadable skills as notifications.
     Sarif,
 }
 
 /// Render `audit` in `format`; `rules_doc` is the URL of the rules' documentation, which
-/// SARIF links each rule to (none when it is not known).
+/// SARIF and HTML link each rule to (none when it is not known).
 pub fn render(format: AuditFormat, audit: &Audit, rules_doc: Option<&str>) -> String {
     match format {
         AuditFormat::Table => render::table(audit),
@@ -36,7 +38,7 @@ pub fn render(format: AuditFormat, audit: &Audit, rules_doc: Option<&str>) -> St
         AuditFormat::Jsonl => render::jsonl(audit),
         AuditFormat::Csv => render::csv(audit),
         AuditFormat::Markdown => render::markdown(audit),
-        AuditFormat::Html => html::render(audit),
-        AuditFormat::Sarif => sarif::render(audit, rules_doc),
+        AuditFormat::Html => html::render(audit, rules_doc),
+        AuditFormat::Sarif => sarif::audit(audit, rules_doc),
     }
 }

@@ -12,7 +12,6 @@ mod html;
 pub mod merge;
 pub mod render;
 pub mod row;
-mod sarif;
 pub mod set;
 pub use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};

@@ -24,7 +24,7 @@ pub(super) fn percent(share: Option<f64>) -> String {
     share.map_or_else(|| "-".to_owned(), |s| format!("{:.1}%", s * 100.0))
 }
 
-fn number(n: Option<usize>) -> String {
+pub(super) fn number(n: Option<usize>) -> String {
     n.map_or_else(|| "-".to_owned(), |n| n.to_string())
 }
 

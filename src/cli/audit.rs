@@ -10,7 +10,7 @@ use clap::Args;
 use super::{Error, FailOnArg, print};
 use crate::audit::format::{AuditFormat, render};
 use crate::audit::{self, Audit, AuditSettings, Checker, Shard, merge};
-use crate::config::{Config, ConfigError, FailOn};
+use crate::config::{Config, FailOn};
 use crate::project;
 
 /// Examples printed after `skillgate audit --help`.
@@ -53,6 +53,10 @@ pub(super) struct AuditArgs {
     /// folder without --repo), if present].
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Count the tokens of a reference file that a size rule reports exactly; by default
+    /// counting stops once the file is past the limit, and the message says "more than".
+    #[arg(long)]
+    exact_tokens: bool,
 }
 
 /// Options of `skillgate merge`.
@@ -109,9 +113,13 @@ impl From<AuditFormatArg> for AuditFormat {
 
 /// Run `skillgate audit`.
 pub(super) fn run(args: &AuditArgs) -> Result<ExitCode, Error> {
-    let config = load_config(args.config.as_deref(), args.repo.as_deref())?;
+    let config = Config::for_repo(
+        args.config.as_deref(),
+        args.repo.as_deref().unwrap_or(Path::new(".")),
+    )?;
     super::knowledge::install_configured(&config)?;
     let mut settings = config.lint();
+    settings.exact_tokens = args.exact_tokens;
     if !args.select.is_empty() {
         settings.selection.select = args.select.clone();
     }
@@ -189,12 +197,4 @@ fn finish(audit: &Audit, format: AuditFormat, fail_on: Option<FailOn>) -> Result
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn load_config(path: Option<&Path>, repo: Option<&Path>) -> Result<Config, ConfigError> {
-    match path {
-        Some(path) => Config::load(path),
-        None => Config::discover(repo.unwrap_or(Path::new(".")))
-            .map(|c| c.map(|(_, c)| c).unwrap_or_default()),
-    }
 }

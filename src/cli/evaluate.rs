@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::eval_args::TasksCheckArgs;
 use super::{Error, EvalCommand, ReportArgs, ReportFormat, print};
 use crate::assess::{self, Policy, Rounds};
-use crate::config::{Config, ConfigError};
+use crate::config::Config;
 use crate::eval::{self, EvalError, Overrides, SkillParts};
 use crate::finding::Finding;
 use crate::lint;
@@ -26,12 +26,10 @@ const CONFIG_FILE: &str = "skillgate.toml";
 pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
     // A resumed run keeps the configuration it was started with (copied into the run).
     let recorded = command.eval.resume.as_ref().map(|d| d.join(CONFIG_FILE));
-    let config_path = command
-        .config
-        .clone()
-        .or_else(|| recorded.filter(|p| p.is_file()))
-        .or_else(|| discover(&command.eval.repo()));
-    let config = load_config(config_path.as_deref())?;
+    let candidates = recorded
+        .into_iter()
+        .chain([command.eval.repo().join(crate::config::FILE_NAME)]);
+    let (config_path, config) = Config::resolve(command.config.as_deref(), candidates)?;
     super::knowledge::install_configured(&config)?;
     let given = Overrides::from(command.eval);
     let options = match given.resume.clone() {
@@ -255,11 +253,7 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
 /// Render a run's verdict from its directory alone.
 pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, Error> {
     let recorded = args.run_dir.join(CONFIG_FILE);
-    let config_path = args
-        .config
-        .clone()
-        .or_else(|| recorded.is_file().then_some(recorded));
-    let config = load_config(config_path.as_deref())?;
+    let (_, config) = Config::resolve(args.config.as_deref(), [recorded])?;
     let check_path = args.run_dir.join(CHECK_FILE);
     let text = std::fs::read_to_string(&check_path)
         .map_err(|e| EvalError::io("reading", &check_path, e))?;
@@ -349,16 +343,4 @@ fn save_check(
     );
     let path = run_dir.join(CHECK_FILE);
     std::fs::write(&path, text).map_err(|e| EvalError::io("writing", &path, e))
-}
-
-fn discover(repo: &Path) -> Option<PathBuf> {
-    let path = repo.join(crate::config::FILE_NAME);
-    path.is_file().then_some(path)
-}
-
-fn load_config(path: Option<&Path>) -> Result<Config, ConfigError> {
-    match path {
-        Some(p) => Config::load(p),
-        None => Ok(Config::default()),
-    }
 }

@@ -9,7 +9,7 @@ use super::error::{self, EXIT_INPUT};
 use super::eval_args::BackendArg;
 use super::{ColorChoice, Error, FailOnArg, print, rules_doc, terminal_width, use_color};
 use crate::assess::{self, Policy, Rounds};
-use crate::config::{Config, ConfigError, FailOn};
+use crate::config::{Config, FailOn};
 use crate::eval::{self, Overrides, SkillParts};
 use crate::finding::Finding;
 use crate::github::{self, Context, Gated, Published};
@@ -146,7 +146,7 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
         eprintln!("skillgate: no skill to judge");
         return Ok(ExitCode::SUCCESS);
     }
-    let config = load_config(args)?;
+    let config = Config::for_repo(args.config.as_deref(), &args.repo)?;
     super::knowledge::install_configured(&config)?;
     let project = project::scan(&args.repo)?;
     let settings = config.lint();
@@ -401,12 +401,5 @@ fn repository_root(repo: &Path) -> PathBuf {
             PathBuf::from(String::from_utf8_lossy(&o.stdout).trim_end_matches(['\n', '\r']))
         }
         _ => repo.to_path_buf(),
-    }
-}
-
-fn load_config(args: &GateArgs) -> Result<Config, ConfigError> {
-    match &args.config {
-        Some(path) => Config::load(path),
-        None => Config::discover(&args.repo).map(|c| c.map(|(_, c)| c).unwrap_or_default()),
     }
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::audit::set::SET_RULES;
-use crate::config::{Config, ConfigError, FailOn};
+use crate::config::{Config, FailOn};
 use crate::finding::Severity;
 use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES};
@@ -212,6 +212,10 @@ struct CheckArgs {
     /// renaming `name` to match its folder).
     #[arg(long)]
     unsafe_fixes: bool,
+    /// Count the tokens of a reference file that a size rule reports exactly; by default
+    /// counting stops once the file is past the limit, and the message says "more than".
+    #[arg(long)]
+    exact_tokens: bool,
 }
 
 /// Output formats of `skillgate check`.
@@ -344,9 +348,13 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         Some(repo) => Some(project::scan(repo)?),
         None => None,
     };
-    let config = load_config(args)?;
+    let config = Config::for_repo(
+        args.config.as_deref(),
+        args.repo.as_deref().unwrap_or(Path::new(".")),
+    )?;
     knowledge::install_configured(&config)?;
     let mut settings = config.lint();
+    settings.exact_tokens = args.exact_tokens;
     if !args.target.is_empty() {
         settings.targets = args.target.clone();
     }
@@ -466,14 +474,6 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn load_config(args: &CheckArgs) -> Result<Config, ConfigError> {
-    match &args.config {
-        Some(path) => Config::load(path),
-        None => Config::discover(args.repo.as_deref().unwrap_or(Path::new(".")))
-            .map(|c| c.map(|(_, c)| c).unwrap_or_default()),
-    }
 }
 
 fn use_color(choice: ColorChoice) -> bool {

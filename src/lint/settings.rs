@@ -22,6 +22,10 @@ pub struct Settings {
     pub frontmatter: FrontmatterPolicy,
     /// The clients the skill is written for (every client when empty).
     pub targets: Vec<Target>,
+    /// Count reference files' tokens exactly when a size rule reports them
+    /// (`--exact-tokens`); otherwise counting stops once a threshold is passed and the
+    /// message says "more than" the threshold.
+    pub exact_tokens: bool,
 }
 
 impl Settings {

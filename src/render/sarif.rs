@@ -1,15 +1,22 @@
-//! SARIF 2.1.0, as GitHub code scanning accepts it: every rule with id, name, help and (when
-//! the rules' documentation URL is known) a `helpUri` to its section of docs/rules.md; results with physical
-//! locations, regions and `partialFingerprints` that survive edits elsewhere in the file, and a
-//! finding's fix as `fixes` with `artifactChanges` (GitHub rejects `fixes` without them).
+//! SARIF 2.1.0, as GitHub code scanning accepts it, for every command that writes it (`check`,
+//! `gate` and `audit`): one model of a log, fed by findings as the JSON contract records them.
+//!
+//! Every rule with id, name, help and (when the rules' documentation URL is known) a `helpUri`
+//! to its section of docs/rules.md; results with physical locations, regions and
+//! `partialFingerprints` that survive edits elsewhere in the file, and a finding's fix as
+//! `fixes` with `artifactChanges` (GitHub rejects `fixes` without them). An audit adds the
+//! set-level rules, its unreadable skills as tool execution notifications, and its summary.
 
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use super::json::{FindingRecord, FixRecord};
 use super::{Report, display};
-use crate::finding::{Finding, Fix, Location, Severity};
+use crate::audit::Audit;
+use crate::audit::set::SET_RULES;
+use crate::finding::Severity;
 use crate::lint::RULES;
 
 /// A severity as a SARIF result level.
@@ -21,21 +28,46 @@ pub(crate) fn level(severity: Severity) -> &'static str {
     }
 }
 
+/// A place in a file: its path as shown to the user and its region, 1-based.
+#[derive(Debug, Clone, Copy)]
+struct Region<'a> {
+    path: &'a str,
+    line: u32,
+    column: u32,
+    end_line: u32,
+    end_column: u32,
+}
+
+impl Region<'_> {
+    fn physical(&self) -> Value {
+        json!({
+            "physicalLocation": {
+                "artifactLocation": { "uri": uri(self.path) },
+                "region": {
+                    "startLine": self.line.max(1),
+                    "startColumn": self.column.max(1),
+                    "endLine": self.end_line.max(self.line).max(1),
+                    "endColumn": self.end_column.max(1),
+                }
+            }
+        })
+    }
+}
+
 /// A fix as a SARIF `fix`: one artifact change per file, one replacement per edit.
-fn sarif_fix(fix: &Fix) -> Value {
+fn sarif_fix(fix: &FixRecord) -> Value {
     let mut files: Vec<(String, Vec<Value>)> = Vec::new();
     for edit in &fix.edits {
-        let l = &edit.location;
         let replacement = json!({
             "deletedRegion": {
-                "startLine": l.line,
-                "startColumn": l.column,
-                "endLine": l.end_line,
-                "endColumn": l.end_column.max(1),
+                "startLine": edit.line,
+                "startColumn": edit.column,
+                "endLine": edit.end_line,
+                "endColumn": edit.end_column.max(1),
             },
             "insertedContent": { "text": edit.text },
         });
-        let path = uri(&display(&l.path));
+        let path = uri(&edit.path);
         match files.iter_mut().find(|(p, _)| *p == path) {
             Some((_, list)) => list.push(replacement),
             None => files.push((path, vec![replacement])),
@@ -47,20 +79,6 @@ fn sarif_fix(fix: &Fix) -> Value {
             "artifactLocation": { "uri": path },
             "replacements": replacements,
         })).collect::<Vec<_>>(),
-    })
-}
-
-fn physical(l: &Location) -> Value {
-    json!({
-        "physicalLocation": {
-            "artifactLocation": { "uri": uri(&display(&l.path)) },
-            "region": {
-                "startLine": l.line,
-                "startColumn": l.column,
-                "endLine": l.end_line,
-                "endColumn": l.end_column.max(1),
-            }
-        }
     })
 }
 
@@ -88,9 +106,9 @@ pub(crate) fn help_uri(rules_doc: Option<&str>, code: &str) -> Option<String> {
 
 /// A fingerprint of the finding's rule, file and message (not its line, so GitHub keeps
 /// tracking it when lines above move), numbered when the same one occurs again.
-fn fingerprint(f: &Finding, seen: &mut HashMap<String, usize>) -> String {
+fn fingerprint(f: &FindingRecord, seen: &mut HashMap<String, usize>) -> String {
     let mut hash = Sha256::new();
-    for part in [f.code, &display(&f.location.path), &f.message] {
+    for part in [&f.code, &f.path, &f.message] {
         hash.update(part.as_bytes());
         hash.update([0]);
     }
@@ -103,92 +121,234 @@ fn fingerprint(f: &Finding, seen: &mut HashMap<String, usize>) -> String {
     format!("{hex}:{n}")
 }
 
-fn rules(rules_doc: Option<&str>) -> Vec<Value> {
-    RULES
+/// Every rule a result may name: the per-skill rules, then (for an audit) the set-level ones.
+fn rules(rules_doc: Option<&str>, set_rules: bool) -> Vec<Value> {
+    let rule = |code: &str,
+                name: &str,
+                summary: &str,
+                what: &str,
+                why: &str,
+                severity,
+                tag: &str| {
+        let mut rule = json!({
+            "id": code,
+            "name": name,
+            "shortDescription": { "text": summary },
+            "fullDescription": { "text": what },
+            "help": {
+                "text": format!("{what}\n\nWhy: {why}"),
+                "markdown": format!("{what}\n\n**Why:** {why}\n\nRun `skillgate rule {code}` for examples."),
+            },
+            "defaultConfiguration": { "level": level(severity) },
+            "properties": { "tags": [tag] },
+        });
+        if let Some(uri) = help_uri(rules_doc, code) {
+            rule["helpUri"] = json!(uri);
+        }
+        rule
+    };
+    let per_skill = RULES.iter().map(|r| {
+        rule(
+            r.code,
+            r.name,
+            r.summary,
+            r.what,
+            r.why,
+            r.severity,
+            r.family().as_str(),
+        )
+    });
+    let set = SET_RULES
         .iter()
-        .map(|r| {
-            let mut rule = json!({
-                "id": r.code,
-                "name": r.name,
-                "shortDescription": { "text": r.summary },
-                "fullDescription": { "text": r.what },
-                "help": {
-                    "text": format!("{}\n\nWhy: {}", r.what, r.why),
-                    "markdown": format!("{}\n\n**Why:** {}\n\nRun `skillgate rule {}` for examples.", r.what, r.why, r.code),
-                },
-                "defaultConfiguration": { "level": level(r.severity) },
-                "properties": { "tags": [r.family().as_str()] },
-            });
-            if let Some(uri) = help_uri(rules_doc, r.code) {
-                rule["helpUri"] = json!(uri);
-            }
-            rule
-        })
-        .collect()
+        .filter(|_| set_rules)
+        .map(|r| rule(r.code, r.name, r.summary, r.what, r.why, r.severity, "set"));
+    per_skill.chain(set).collect()
 }
 
+/// The index of `code` in [`rules`].
+fn rule_index(code: &str) -> Option<usize> {
+    RULES.iter().position(|r| r.code == code).or_else(|| {
+        SET_RULES
+            .iter()
+            .position(|r| r.code == code)
+            .map(|i| RULES.len() + i)
+    })
+}
+
+/// One result. `related` are the regions of the finding's related places when the caller
+/// knows them whole; otherwise the record's lines are used.
+fn result(
+    f: &FindingRecord,
+    related: Option<Vec<Region<'_>>>,
+    seen: &mut HashMap<String, usize>,
+) -> Value {
+    let mut message = f.message.clone();
+    if let Some(help) = &f.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    let place = Region {
+        path: &f.path,
+        line: f.line,
+        column: f.column,
+        end_line: f.end_line,
+        end_column: f.end_column,
+    };
+    let mut result = json!({
+        "ruleId": f.code,
+        "level": level(f.severity),
+        "message": { "text": message },
+        "locations": [place.physical()],
+        "partialFingerprints": { "skillgateFinding/v1": fingerprint(f, seen) },
+    });
+    if let Some(index) = rule_index(&f.code) {
+        result["ruleIndex"] = json!(index);
+    }
+    if let Some(fix) = &f.fix {
+        result["fixes"] = json!([sarif_fix(fix)]);
+    }
+    if !f.related.is_empty() {
+        let regions = related.unwrap_or_else(|| {
+            f.related
+                .iter()
+                .map(|r| Region {
+                    path: &r.path,
+                    line: r.line,
+                    column: 1,
+                    end_line: r.line,
+                    end_column: 1,
+                })
+                .collect()
+        });
+        result["relatedLocations"] = regions
+            .iter()
+            .zip(&f.related)
+            .enumerate()
+            .map(|(i, (region, r))| {
+                let mut loc = region.physical();
+                loc["id"] = json!(i);
+                loc["message"] = json!({ "text": r.message });
+                loc
+            })
+            .collect();
+    }
+    result
+}
+
+/// What one SARIF run holds besides its rules.
+struct Run {
+    results: Vec<Value>,
+    /// Tool execution notifications, when the command has any to report.
+    notifications: Option<Vec<Value>>,
+    properties: Value,
+    /// Whether the set-level rules are listed.
+    set_rules: bool,
+}
+
+fn log(run: Run, rules_doc: Option<&str>) -> String {
+    let mut body = json!({
+        "tool": {
+            "driver": {
+                "name": "skillgate",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules(rules_doc, run.set_rules),
+            }
+        },
+    });
+    if let Some(notifications) = run.notifications {
+        body["invocations"] = json!([{
+            "executionSuccessful": true,
+            "toolExecutionNotifications": notifications,
+        }]);
+    }
+    body["columnKind"] = json!("unicodeCodePoints");
+    body["results"] = json!(run.results);
+    body["properties"] = run.properties;
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [body],
+    });
+    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+/// The SARIF of `check` and `gate`: every finding of every report, and the verdicts.
 pub(super) fn render(reports: &[Report<'_>], rules_doc: Option<&str>) -> String {
     let mut seen = HashMap::new();
     let results: Vec<Value> = reports
         .iter()
         .flat_map(|r| &r.findings)
         .map(|f| {
-            let mut message = f.message.clone();
-            if let Some(help) = &f.help {
-                message.push_str("\nhelp: ");
-                message.push_str(help);
-            }
-            let mut result = json!({
-                "ruleId": f.code,
-                "ruleIndex": RULES.iter().position(|r| r.code == f.code).unwrap_or(0),
-                "level": level(f.severity),
-                "message": { "text": message },
-                "locations": [physical(&f.location)],
-                "partialFingerprints": { "skillgateFinding/v1": fingerprint(f, &mut seen) },
-            });
-            if let Some(fix) = &f.fix {
-                result["fixes"] = json!([sarif_fix(fix)]);
-            }
-            if !f.related.is_empty() {
-                result["relatedLocations"] = f
-                    .related
-                    .iter()
-                    .enumerate()
-                    .map(|(i, rel)| {
-                        let mut loc = physical(&rel.location);
-                        loc["id"] = json!(i);
-                        loc["message"] = json!({ "text": rel.message });
-                        loc
-                    })
-                    .collect();
-            }
-            result
+            let record = FindingRecord::from(f);
+            let paths: Vec<String> = f
+                .related
+                .iter()
+                .map(|r| display(&r.location.path))
+                .collect();
+            let related = f
+                .related
+                .iter()
+                .zip(&paths)
+                .map(|(r, path)| Region {
+                    path,
+                    line: r.location.line,
+                    column: r.location.column,
+                    end_line: r.location.end_line,
+                    end_column: r.location.end_column,
+                })
+                .collect();
+            result(&record, Some(related), &mut seen)
         })
         .collect();
-    let log = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
-                "driver": {
-                    "name": "skillgate",
-                    "version": env!("CARGO_PKG_VERSION"),
-                    "rules": rules(rules_doc),
-                }
-            },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-            "properties": {
-                "verdicts": reports.iter().filter_map(|r| {
-                    let v = r.verdict.as_ref()?;
-                    Some(json!({ "skill": r.summary.path, "verdict": v }))
-                }).collect::<Vec<_>>(),
-            },
-        }]
-    });
-    let mut out = serde_json::to_string_pretty(&log).unwrap_or_default();
-    out.push('\n');
-    out
+    let verdicts: Vec<Value> = reports
+        .iter()
+        .filter_map(|r| {
+            let v = r.verdict.as_ref()?;
+            Some(json!({ "skill": r.summary.path, "verdict": v }))
+        })
+        .collect();
+    let run = Run {
+        results,
+        notifications: None,
+        properties: json!({ "verdicts": verdicts }),
+        set_rules: false,
+    };
+    log(run, rules_doc)
+}
+
+/// The SARIF of `audit` and `merge`: every finding of every skill (set-level ones included),
+/// unreadable skills as notifications, and the summary.
+pub(crate) fn audit(audit: &Audit, rules_doc: Option<&str>) -> String {
+    let mut seen = HashMap::new();
+    let results: Vec<Value> = audit
+        .skills
+        .iter()
+        .flat_map(|r| &r.findings)
+        .map(|f| result(f, None, &mut seen))
+        .collect();
+    let notifications: Vec<Value> = audit
+        .skills
+        .iter()
+        .filter_map(|r| {
+            let error = r.error.as_ref()?;
+            Some(json!({
+                "level": "error",
+                "message": { "text": error },
+                "locations": [{
+                    "physicalLocation": { "artifactLocation": { "uri": uri(&r.path) } }
+                }],
+            }))
+        })
+        .collect();
+    let run = Run {
+        results,
+        notifications: Some(notifications),
+        properties: json!({ "summary": &audit.summary }),
+        set_rules: true,
+    };
+    log(run, rules_doc)
 }
 
 #[cfg(test)]
@@ -207,5 +367,15 @@ mod tests {
         );
         assert_eq!(help_uri(Some(" "), "SG201"), None);
         assert_eq!(help_uri(None, "SG201"), None);
+    }
+
+    #[test]
+    fn set_level_rules_follow_the_per_skill_ones() {
+        let all = rules(None, true);
+        assert_eq!(all.len(), RULES.len() + SET_RULES.len());
+        for (i, rule) in all.iter().enumerate() {
+            assert_eq!(rule_index(rule["id"].as_str().unwrap_or("")), Some(i));
+        }
+        assert_eq!(rules(None, false).len(), RULES.len());
     }
 }

@@ -30,8 +30,12 @@ pub struct Document {
     /// Lines of prose: every non-blank line outside code blocks and HTML blocks, without its
     /// line terminator.
     pub prose_lines: Vec<Range<usize>>,
-    /// o200k_base tokens of the whole document.
+    /// o200k_base tokens of the whole document; 0 when it was not counted.
     pub tokens: usize,
+    /// Whether the document's tokens were counted ([`Document::parse`]); when not
+    /// ([`Document::parse_uncounted`]), every token field of it and of its sections and code
+    /// blocks is 0.
+    pub counted: bool,
 }
 
 /// A heading and the text up to the next heading of any level.
@@ -87,14 +91,27 @@ pub struct Link {
 type OpenCode = (Option<String>, bool, usize, Option<Range<usize>>);
 
 impl Document {
-    /// Parse `text[range]` as markdown. `text` is the whole file so spans are file offsets.
+    /// Parse `text[range]` as markdown and count the tokens of the whole, of every section
+    /// and of every code block. `text` is the whole file so spans are file offsets.
     pub fn parse(text: &str, range: Range<usize>) -> Self {
+        Self::parse_with(text, range, true)
+    }
+
+    /// [`Document::parse`] without counting tokens: for files whose size only a threshold
+    /// rule reads, which decides with [`tokens::exceeds`] on the text instead.
+    pub fn parse_uncounted(text: &str, range: Range<usize>) -> Self {
+        Self::parse_with(text, range, false)
+    }
+
+    fn parse_with(text: &str, range: Range<usize>, counted: bool) -> Self {
         let base = range.start;
         let body = &text[range.clone()];
         // The body is tokenised once; sections and code blocks count ranges of it.
-        let tokenized = tokens::Tokenized::new(body);
+        let tokenized = counted.then(|| tokens::Tokenized::new(body));
+        let tokenized = tokenized.as_ref();
         let mut doc = Document {
             range: range.clone(),
+            counted,
             ..Document::default()
         };
         let mut html_blocks = Vec::new();
@@ -130,7 +147,8 @@ impl Document {
                     if let Some((lang, fenced, start, content)) = code.take() {
                         let content = content.unwrap_or(span.end..span.end);
                         let range = start..span.end;
-                        let tokens = tokenized.count(range.start - base..range.end - base);
+                        let tokens =
+                            tokenized.map_or(0, |t| t.count(range.start - base..range.end - base));
                         doc.push_code_block(text, lang, fenced, range, content, tokens);
                     }
                 }
@@ -171,9 +189,9 @@ impl Document {
                 _ => {}
             }
         }
-        doc.finish_sections(text, &tokenized);
+        doc.finish_sections(text, tokenized);
         doc.collect_prose_lines(text, &html_blocks);
-        doc.tokens = tokenized.total();
+        doc.tokens = tokenized.map_or(0, tokens::Tokenized::total);
         doc
     }
 
@@ -268,8 +286,8 @@ impl Document {
     }
 
     /// Give every section the text up to the next heading and count its tokens (`tokenized`
-    /// is the body's). Drops an empty preamble.
-    fn finish_sections(&mut self, text: &str, tokenized: &tokens::Tokenized) {
+    /// is the body's, when it is counted). Drops an empty preamble.
+    fn finish_sections(&mut self, text: &str, tokenized: Option<&tokens::Tokenized>) {
         if self.sections.is_empty() && !text[self.range.clone()].trim().is_empty() {
             self.sections.push(Section {
                 level: 0,
@@ -290,7 +308,8 @@ impl Document {
         let base = self.range.start;
         for (section, end) in self.sections.iter_mut().zip(ends) {
             section.range.end = end;
-            section.tokens = tokenized.count(section.range.start - base..end - base);
+            section.tokens =
+                tokenized.map_or(0, |t| t.count(section.range.start - base..end - base));
         }
         if self
             .sections

@@ -473,7 +473,8 @@ fn read_all(found: Vec<FoundFile>) -> Vec<Result<SkillFile, Unreadable>> {
     })
 }
 
-/// Read one folder file: text when it is small UTF-8, parsed when it is markdown.
+/// Read one folder file: text when it is small UTF-8, parsed when it is markdown. Its tokens
+/// are not counted: only a threshold rule reads them, from the text.
 fn read_skill_file(path: PathBuf, rel: String, size: u64) -> Result<SkillFile, Unreadable> {
     let kind = match rel.split('/').next() {
         Some("scripts") => FileKind::Script,
@@ -502,7 +503,7 @@ fn read_skill_file(path: PathBuf, rel: String, size: u64) -> Result<SkillFile, U
     let doc = source
         .as_ref()
         .filter(|_| is_markdown)
-        .map(|s| Document::parse(&s.text, 0..s.text.len()));
+        .map(|s| Document::parse_uncounted(&s.text, 0..s.text.len()));
     Ok(SkillFile {
         rel,
         kind,

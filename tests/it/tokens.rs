@@ -108,6 +108,47 @@ fn generated_texts_match_the_references() {
     }
 }
 
+/// `exceeds` decides "more than the limit" as the full count does, for limits on both sides
+/// of the count and at each shortcut's edge: the byte length, the number of pieces.
+#[test]
+fn exceeds_agrees_with_the_full_count_around_every_edge() {
+    let mut rng = SplitMix64(0x5eed_0e1c);
+    for case in 0..2_000 {
+        let fragments = 1 + rng.below(if case % 10 == 0 { 300 } else { 30 });
+        let text: String = (0..fragments).map(|_| rng.fragment()).collect();
+        let count = tokens::count(&text);
+        let pieces = tokens::pieces(&text).count();
+        let edges = [0, 1, pieces, count, text.len()];
+        for limit in edges
+            .iter()
+            .flat_map(|&e| [e.saturating_sub(2), e.saturating_sub(1), e, e + 1, e + 2])
+        {
+            assert_eq!(
+                tokens::exceeds(&text, limit),
+                count > limit,
+                "limit {limit}, count {count} of {text:?}"
+            );
+        }
+    }
+}
+
+/// A reference parsed without counting reports no tokens and says so; its sections, code
+/// blocks and links are those of a counted parse.
+#[test]
+fn an_uncounted_document_differs_only_in_its_counts() {
+    let text = "# Guide\n\n## Part\n\nSee [x](x.md).\n\n```sh\nls\n```\n";
+    let counted = Document::parse(text, 0..text.len());
+    let uncounted = Document::parse_uncounted(text, 0..text.len());
+    assert!(counted.counted && counted.tokens > 0);
+    assert!(!uncounted.counted);
+    assert_eq!(uncounted.tokens, 0);
+    assert_eq!(counted.sections.len(), uncounted.sections.len());
+    assert!(uncounted.sections.iter().all(|s| s.tokens == 0));
+    assert_eq!(counted.code_blocks.len(), uncounted.code_blocks.len());
+    assert_eq!(counted.links.len(), uncounted.links.len());
+    assert_eq!(counted.prose_lines, uncounted.prose_lines);
+}
+
 #[test]
 fn count_many_equals_count_of_each() {
     let texts = ["", "one", "two words", "<|endoftext|> and 12345"];

@@ -6,7 +6,7 @@ use regex::Regex;
 
 use crate::finding::Severity;
 use crate::lint::{Context, Rule};
-use crate::skill::{CodeBlock, Document};
+use crate::skill::{CodeBlock, Document, tokens};
 
 /// SG201.
 pub const BODY_TOO_MANY_TOKENS: Rule = Rule {
@@ -208,7 +208,9 @@ pub const REFERENCE_WITHOUT_TOC: Rule = Rule {
     severity: Severity::Warning,
     summary: "A large reference file has no table of contents",
     what: "Flags markdown files in the skill folder over 10,000 tokens \
-           (`limits.reference-tokens`) that have no table of contents.",
+           (`limits.reference-tokens`) that have no table of contents. Counting stops once \
+           the limit is passed, so the message says \"more than\" the limit; \
+           `--exact-tokens` counts the whole file and prints its count.",
     why: "Agents often read the head of a long file and stop; a table of contents lets them \
           jump to the part they need.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\n\n## Part one\n\nText of part one.\n\n## Part two\n\nText of part two.\n==> skillgate.toml <==\n[limits]\nreference-tokens = 10\n",
@@ -216,17 +218,28 @@ pub const REFERENCE_WITHOUT_TOC: Rule = Rule {
     check: |cx, out| {
         let limit = cx.settings.limits.reference_tokens;
         for file in &cx.skill.files {
-            if let (Some(src), Some(doc)) = (&file.source, &file.doc)
-                && doc.tokens > limit
-                && !has_toc(doc)
-            {
+            let Some((src, doc)) = file.source.as_ref().zip(file.doc.as_ref()) else {
+                continue;
+            };
+            // The table of contents first: it is found without counting a token.
+            if has_toc(doc) {
+                continue;
+            }
+            let text = &src.text[doc.range.clone()];
+            let size = if doc.counted {
+                (doc.tokens > limit).then(|| doc.tokens.to_string())
+            } else if !tokens::exceeds(text, limit) {
+                None
+            } else if cx.settings.exact_tokens {
+                Some(tokens::count(text).to_string())
+            } else {
+                Some(format!("more than {limit}"))
+            };
+            if let Some(size) = size {
                 out.report(
                     src,
                     src.line_range(0),
-                    format!(
-                        "{} has {} tokens and no table of contents",
-                        file.rel, doc.tokens
-                    ),
+                    format!("{} has {size} tokens and no table of contents", file.rel),
                 )
                 .help("add a `## Contents` list linking to its sections");
             }

@@ -41,6 +41,35 @@ pub fn count(text: &str) -> usize {
     with_merger(|merger| count_with(merger, text))
 }
 
+/// Whether `text` has more than `limit` o200k_base tokens, deciding with as little counting
+/// as the text allows: a text of at most `limit` bytes never has (every token is at least one
+/// byte); one split into more than `limit` pieces always has (every piece is at least one
+/// token); otherwise pieces are merged one by one until the tokens so far pass `limit`, or the
+/// tokens so far plus the bytes still to count cannot.
+pub fn exceeds(text: &str, limit: usize) -> bool {
+    if text.len() <= limit {
+        return false;
+    }
+    if split::pieces(text).nth(limit).is_some() {
+        return true;
+    }
+    with_merger(|merger| {
+        let mut tokens = 0;
+        let mut rest = text.len();
+        for piece in split::pieces(text) {
+            if tokens + rest <= limit {
+                return false;
+            }
+            tokens += merger.count(piece.as_bytes());
+            rest -= piece.len();
+            if tokens > limit {
+                return true;
+            }
+        }
+        false
+    })
+}
+
 /// Number of o200k_base tokens in each of `texts`, in order, reusing one set of buffers.
 pub fn count_many<'a>(texts: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
     with_merger(|merger| {
