@@ -63,6 +63,7 @@ fn measure(backend: Backend, jobs: usize, cells: u32) -> Result<f64, skillgate::
         agent: AgentKind::Command,
         agent_cmd: Some("true".into()),
         model: None,
+        models: Vec::new(),
         seeds: cells,
         attempts: 1,
         conditions: vec![Condition::C0],

@@ -100,7 +100,7 @@ pub fn decide(
 #[derive(Debug, Clone, PartialEq)]
 pub enum Assessment {
     /// One model.
-    One(Verdict),
+    One(Box<Verdict>),
     /// Several models: a verdict per model and the transfer between them.
     Panel(PanelVerdict),
 }
@@ -114,7 +114,7 @@ pub fn assess_run(
     let cells = journal::read_cells(&run_dir.join(journal::CELLS_FILE))?;
     let measured = stats::summarize_by_model(&cells, policy.stats)?;
     if measured.len() < 2 {
-        return decide(run_dir, findings, policy).map(Assessment::One);
+        return decide(run_dir, findings, policy).map(|v| Assessment::One(Box::new(v)));
     }
     Ok(Assessment::Panel(verdict::decide_panel(
         policy.verdict,

@@ -275,7 +275,7 @@ pub(super) fn report(args: &ReportArgs) -> Result<ExitCode, Error> {
         .collect();
     let title = check.skill.name.unwrap_or_else(|| "skill".to_owned());
     let verdict = match assess::assess_run(&args.run_dir, &findings, policy(&config))? {
-        assess::Assessment::One(verdict) => verdict,
+        assess::Assessment::One(verdict) => *verdict,
         assess::Assessment::Panel(panel) => {
             let out = match args.format {
                 ReportFormat::Human => render::verdict_text::panel_human(&panel),
