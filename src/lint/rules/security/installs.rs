@@ -28,6 +28,11 @@ pub const UNTRUSTED_INSTALL: Rule = Rule {
         let scan = scan(cx);
         for command in &scan.commands {
             for (word, message) in untrusted(command) {
+                let message = if command.counter_example {
+                    format!("{message} (shown as an example, not an instruction)")
+                } else {
+                    message
+                };
                 let finding = out.report(
                     scan.files[command.at.file].source,
                     word.span.clone(),

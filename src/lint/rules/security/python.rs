@@ -361,7 +361,7 @@ impl Taint {
                 }
             }
             for call in calls {
-                taint.into_parameters(*call, functions, source);
+                taint.taint_parameters(*call, functions, source);
             }
             if taint.names.len() == before {
                 break;
@@ -371,7 +371,7 @@ impl Taint {
     }
 
     /// A call of a function of this code with a secret argument taints the parameter.
-    fn into_parameters(&mut self, call: Node<'_>, functions: &[Node<'_>], source: Src<'_>) {
+    fn taint_parameters(&mut self, call: Node<'_>, functions: &[Node<'_>], source: Src<'_>) {
         let (Some(function), Some(args)) = (
             call.child_by_field_name("function"),
             call.child_by_field_name("arguments"),

@@ -268,12 +268,11 @@ impl Reader {
             let value = self
                 .assignments
                 .iter()
-                .filter(|a| {
+                .rfind(|a| {
                     a.at.file == command.at.file
                         && a.name == var
                         && a.at.span.end <= first.span.start
                 })
-                .next_back()
                 .and_then(|a| a.value.clone());
             if let Some(value) = value {
                 let mut words = value.split_whitespace();
