@@ -359,7 +359,7 @@ fn has_closing_fence(block: &str) -> bool {
     };
     let fence_char = open.chars().next().unwrap_or('`');
     let fence_len = open.chars().take_while(|&c| c == fence_char).count();
-    let Some(last) = lines.last() else {
+    let Some(last) = lines.next_back() else {
         return false;
     };
     let last = last.trim();
