@@ -60,6 +60,7 @@ pub fn cell_with(
         wall_s: attempts.iter().map(|a| a.wall_s).sum(),
         environment_skills_removed: Vec::new(),
         storage_not_enforced: None,
+        environment_not_reproduced: None,
         attempts,
     }
 }

@@ -602,7 +602,11 @@ fn the_environment_files_and_variables_reach_the_cell() {
     let out = run(
         session.as_mut(),
         tmp.path(),
-        &["sh", "-c", "pwd; cat problem.json /data/in.txt; echo \"$MODE\""],
+        &[
+            "sh",
+            "-c",
+            "pwd; cat problem.json /data/in.txt; echo \"$MODE\"",
+        ],
         false,
     );
     assert_eq!(out, "/app\n{\"n\": 3}\ninput\nfast\n");
