@@ -152,6 +152,7 @@ fn cell(task: usize, condition: Condition, seed: u32, passed: bool) -> CellRecor
         wall_s: 1.0,
         environment_skills_removed: Vec::new(),
         storage_not_enforced: None,
+        environment_not_reproduced: None,
     }
 }
 

@@ -341,10 +341,13 @@ fn finding_row(f: &FindingRecord, rel: &dyn Fn(&str) -> String, rules_doc: Optio
             escape(&f.code)
         ),
     };
-    let help = match (&f.help, summary) {
-        (Some(help), _) => escape(help),
-        (None, summary) => escape(summary),
+    // A set-level finding's help names the other copy's path: relative, as in its place.
+    let in_text = |text: &str| {
+        f.related.iter().fold(text.to_owned(), |text, r| {
+            relative_in_text(&text, rel, &r.path)
+        })
     };
+    let help = escape(&in_text(f.help.as_deref().unwrap_or(summary)));
     let mut message = escape(&f.message);
     for r in &f.related {
         let _ = write!(
