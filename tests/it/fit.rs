@@ -570,7 +570,9 @@ fn versions_that_are_not_the_skill_s_target_or_floor_are_silent() {
         "pom.xml",
         "<project><properties><java.version>17</java.version></properties></project>\n",
     )];
-    let cases: Vec<(&str, &str, &str, Vec<(&str, &str)>)> = vec![
+    // (shape, description, body, the project's files)
+    type Case<'a> = (&'a str, &'a str, &'a str, Vec<(&'a str, &'a str)>);
+    let cases: Vec<Case<'_>> = vec![
         (
             "upgrade destination",
             "Upgrades Rails applications to the next release. Use when bumping Rails.",

@@ -499,18 +499,18 @@ fn expand(text: &str, vars: &[(String, String)]) -> String {
     while let Some(at) = rest.find('$') {
         out.push_str(&rest[..at]);
         let after = &rest[at + 1..];
-        if let Some(body) = after.strip_prefix('{') {
-            if let Some(end) = body.find('}') {
-                let inner = &body[..end];
-                let (name, default) = match inner.split_once(":-") {
-                    Some((n, d)) => (n, Some(d)),
-                    None => (inner, None),
-                };
-                let value = lookup(name).filter(|v| !v.is_empty() || default.is_none());
-                out.push_str(&value.unwrap_or_else(|| default.unwrap_or("").to_owned()));
-                rest = &body[end + 1..];
-                continue;
-            }
+        if let Some(body) = after.strip_prefix('{')
+            && let Some(end) = body.find('}')
+        {
+            let inner = &body[..end];
+            let (name, default) = match inner.split_once(":-") {
+                Some((n, d)) => (n, Some(d)),
+                None => (inner, None),
+            };
+            let value = lookup(name).filter(|v| !v.is_empty() || default.is_none());
+            out.push_str(&value.unwrap_or_else(|| default.unwrap_or("").to_owned()));
+            rest = &body[end + 1..];
+            continue;
         }
         let len = after
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
