@@ -2,8 +2,13 @@
 //! machines (and `skillgate merge`), CSV for spreadsheets, markdown for step summaries, one
 //! HTML page, and SARIF.
 
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use super::set::SET_RULES;
 use super::{Audit, html, render};
-use crate::render::sarif;
+use crate::render::sarif::{self, ListedRule, Run};
 
 /// Output formats of `skillgate audit` and `skillgate merge`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +44,52 @@ pub fn render(format: AuditFormat, audit: &Audit, rules_doc: Option<&str>) -> St
         AuditFormat::Csv => render::csv(audit),
         AuditFormat::Markdown => render::markdown(audit),
         AuditFormat::Html => html::render(audit, rules_doc),
-        AuditFormat::Sarif => sarif::audit(audit, rules_doc),
+        AuditFormat::Sarif => audit_sarif(audit, rules_doc),
     }
+}
+
+/// The SARIF of `audit` and `merge`, written through the one SARIF model: every finding of
+/// every skill (set-level ones included, their rules listed after the per-skill ones),
+/// unreadable skills as tool execution notifications, and the summary.
+fn audit_sarif(audit: &Audit, rules_doc: Option<&str>) -> String {
+    let listed: Vec<ListedRule> = SET_RULES
+        .iter()
+        .map(|r| ListedRule {
+            code: r.code,
+            name: r.name,
+            summary: r.summary,
+            what: r.what,
+            why: r.why,
+            severity: r.severity,
+            tag: "set",
+        })
+        .collect();
+    let mut seen = HashMap::new();
+    let results: Vec<Value> = audit
+        .skills
+        .iter()
+        .flat_map(|r| &r.findings)
+        .map(|f| sarif::result(f, None, &mut seen, &listed))
+        .collect();
+    let notifications: Vec<Value> = audit
+        .skills
+        .iter()
+        .filter_map(|r| {
+            let error = r.error.as_ref()?;
+            Some(json!({
+                "level": "error",
+                "message": { "text": error },
+                "locations": [{
+                    "physicalLocation": { "artifactLocation": { "uri": sarif::uri(&r.path) } }
+                }],
+            }))
+        })
+        .collect();
+    let run = Run {
+        results,
+        notifications: Some(notifications),
+        properties: json!({ "summary": &audit.summary }),
+        listed: &listed,
+    };
+    sarif::log(run, rules_doc)
 }

@@ -4,8 +4,9 @@
 //! Every rule with id, name, help and (when the rules' documentation URL is known) a `helpUri`
 //! to its section of docs/rules.md; results with physical locations, regions and
 //! `partialFingerprints` that survive edits elsewhere in the file, and a finding's fix as
-//! `fixes` with `artifactChanges` (GitHub rejects `fixes` without them). An audit adds the
-//! set-level rules, its unreadable skills as tool execution notifications, and its summary.
+//! `fixes` with `artifactChanges` (GitHub rejects `fixes` without them). An audit builds its
+//! own [`Run`] (its set-level rules listed after the per-skill ones, its unreadable skills as
+//! tool execution notifications, its summary) and writes it through [`log`].
 
 use std::collections::HashMap;
 
@@ -14,8 +15,6 @@ use sha2::{Digest, Sha256};
 
 use super::json::{FindingRecord, FixRecord};
 use super::{Report, display};
-use crate::audit::Audit;
-use crate::audit::set::SET_RULES;
 use crate::finding::Severity;
 use crate::lint::RULES;
 
@@ -30,7 +29,7 @@ pub(crate) fn level(severity: Severity) -> &'static str {
 
 /// A place in a file: its path as shown to the user and its region, 1-based.
 #[derive(Debug, Clone, Copy)]
-struct Region<'a> {
+pub(crate) struct Region<'a> {
     path: &'a str,
     line: u32,
     column: u32,
@@ -121,8 +120,21 @@ fn fingerprint(f: &FindingRecord, seen: &mut HashMap<String, usize>) -> String {
     format!("{hex}:{n}")
 }
 
-/// Every rule a result may name: the per-skill rules, then (for an audit) the set-level ones.
-fn rules(rules_doc: Option<&str>, set_rules: bool) -> Vec<Value> {
+/// A rule a run lists after the per-skill ones (the audit's set-level rules), described as
+/// every rule is.
+pub(crate) struct ListedRule {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub what: &'static str,
+    pub why: &'static str,
+    pub severity: Severity,
+    /// The rule's family tag.
+    pub tag: &'static str,
+}
+
+/// Every rule a result may name: the per-skill rules, then the run's `listed` ones.
+fn rules(rules_doc: Option<&str>, listed: &[ListedRule]) -> Vec<Value> {
     let rule = |code: &str,
                 name: &str,
                 summary: &str,
@@ -158,17 +170,16 @@ fn rules(rules_doc: Option<&str>, set_rules: bool) -> Vec<Value> {
             r.family().as_str(),
         )
     });
-    let set = SET_RULES
+    let listed = listed
         .iter()
-        .filter(|_| set_rules)
-        .map(|r| rule(r.code, r.name, r.summary, r.what, r.why, r.severity, "set"));
-    per_skill.chain(set).collect()
+        .map(|r| rule(r.code, r.name, r.summary, r.what, r.why, r.severity, r.tag));
+    per_skill.chain(listed).collect()
 }
 
-/// The index of `code` in [`rules`].
-fn rule_index(code: &str) -> Option<usize> {
+/// The index of `code` in [`rules`] with the run's `listed` rules.
+fn rule_index(code: &str, listed: &[ListedRule]) -> Option<usize> {
     RULES.iter().position(|r| r.code == code).or_else(|| {
-        SET_RULES
+        listed
             .iter()
             .position(|r| r.code == code)
             .map(|i| RULES.len() + i)
@@ -177,10 +188,11 @@ fn rule_index(code: &str) -> Option<usize> {
 
 /// One result. `related` are the regions of the finding's related places when the caller
 /// knows them whole; otherwise the record's lines are used.
-fn result(
+pub(crate) fn result(
     f: &FindingRecord,
     related: Option<Vec<Region<'_>>>,
     seen: &mut HashMap<String, usize>,
+    listed: &[ListedRule],
 ) -> Value {
     let mut message = f.message.clone();
     if let Some(help) = &f.help {
@@ -201,7 +213,7 @@ fn result(
         "locations": [place.physical()],
         "partialFingerprints": { "skillgateFinding/v1": fingerprint(f, seen) },
     });
-    if let Some(index) = rule_index(&f.code) {
+    if let Some(index) = rule_index(&f.code, listed) {
         result["ruleIndex"] = json!(index);
     }
     if let Some(fix) = &f.fix {
@@ -235,23 +247,24 @@ fn result(
     result
 }
 
-/// What one SARIF run holds besides its rules.
-struct Run {
-    results: Vec<Value>,
+/// What one SARIF run holds besides the per-skill rules.
+pub(crate) struct Run<'r> {
+    pub results: Vec<Value>,
     /// Tool execution notifications, when the command has any to report.
-    notifications: Option<Vec<Value>>,
-    properties: Value,
-    /// Whether the set-level rules are listed.
-    set_rules: bool,
+    pub notifications: Option<Vec<Value>>,
+    pub properties: Value,
+    /// Rules listed after the per-skill ones, which results may name too.
+    pub listed: &'r [ListedRule],
 }
 
-fn log(run: Run, rules_doc: Option<&str>) -> String {
+/// The log of one run, with every rule its results may name.
+pub(crate) fn log(run: Run<'_>, rules_doc: Option<&str>) -> String {
     let mut body = json!({
         "tool": {
             "driver": {
                 "name": "skillgate",
                 "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules(rules_doc, run.set_rules),
+                "rules": rules(rules_doc, run.listed),
             }
         },
     });
@@ -299,7 +312,7 @@ pub(super) fn render(reports: &[Report<'_>], rules_doc: Option<&str>) -> String 
                     end_column: r.location.end_column,
                 })
                 .collect();
-            result(&record, Some(related), &mut seen)
+            result(&record, Some(related), &mut seen, &[])
         })
         .collect();
     let verdicts: Vec<Value> = reports
@@ -313,40 +326,7 @@ pub(super) fn render(reports: &[Report<'_>], rules_doc: Option<&str>) -> String 
         results,
         notifications: None,
         properties: json!({ "verdicts": verdicts }),
-        set_rules: false,
-    };
-    log(run, rules_doc)
-}
-
-/// The SARIF of `audit` and `merge`: every finding of every skill (set-level ones included),
-/// unreadable skills as notifications, and the summary.
-pub(crate) fn audit(audit: &Audit, rules_doc: Option<&str>) -> String {
-    let mut seen = HashMap::new();
-    let results: Vec<Value> = audit
-        .skills
-        .iter()
-        .flat_map(|r| &r.findings)
-        .map(|f| result(f, None, &mut seen))
-        .collect();
-    let notifications: Vec<Value> = audit
-        .skills
-        .iter()
-        .filter_map(|r| {
-            let error = r.error.as_ref()?;
-            Some(json!({
-                "level": "error",
-                "message": { "text": error },
-                "locations": [{
-                    "physicalLocation": { "artifactLocation": { "uri": uri(&r.path) } }
-                }],
-            }))
-        })
-        .collect();
-    let run = Run {
-        results,
-        notifications: Some(notifications),
-        properties: json!({ "summary": &audit.summary }),
-        set_rules: true,
+        listed: &[],
     };
     log(run, rules_doc)
 }
@@ -370,12 +350,25 @@ mod tests {
     }
 
     #[test]
-    fn set_level_rules_follow_the_per_skill_ones() {
-        let all = rules(None, true);
-        assert_eq!(all.len(), RULES.len() + SET_RULES.len());
+    fn listed_rules_follow_the_per_skill_ones() {
+        let listed = [ListedRule {
+            code: "SG799",
+            name: "listed",
+            summary: "s",
+            what: "w",
+            why: "y",
+            severity: Severity::Warning,
+            tag: "set",
+        }];
+        let all = rules(None, &listed);
+        assert_eq!(all.len(), RULES.len() + 1);
         for (i, rule) in all.iter().enumerate() {
-            assert_eq!(rule_index(rule["id"].as_str().unwrap_or("")), Some(i));
+            assert_eq!(
+                rule_index(rule["id"].as_str().unwrap_or(""), &listed),
+                Some(i)
+            );
         }
-        assert_eq!(rules(None, false).len(), RULES.len());
+        assert_eq!(rules(None, &[]).len(), RULES.len());
+        assert_eq!(rule_index("SG799", &[]), None);
     }
 }
