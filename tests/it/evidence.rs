@@ -220,16 +220,7 @@ fn a_clear_gain_on_twelve_tasks_is_benefit_with_its_mde() {
 
 #[test]
 fn a_wide_interval_says_how_many_tasks_would_settle_it() {
-    // Twelve tasks, a small noisy gain: the interval straddles zero and +5 points.
-    let rows: Vec<(u32, u32, u32)> = (0..12_u32)
-        .map(|i| match i % 4 {
-            0 => (1, 3, 1),
-            1 => (2, 0, 2),
-            2 => (1, 2, 1),
-            _ => (2, 2, 2),
-        })
-        .collect();
-    let v = verdict(&from_counts(3, &rows));
+    let v = verdict(&crate::synthetic::open_twelve());
     assert_eq!(v.evidence, Some(Evidence::Inconclusive));
     let mde = v.mde_points.flatten().unwrap();
     let tasks = (12.0 * (mde / 5.0_f64).powi(2)).floor() as u32 + 1;

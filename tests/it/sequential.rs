@@ -5,7 +5,7 @@ use skillgate::stats::sequential::{SequentialError, SequentialPlan, Step};
 use skillgate::stats::{StatsOptions, summarize};
 use skillgate::verdict::{Decision, Evidence, VerdictPolicy, decide_sequential};
 
-use crate::synthetic::{four_tasks, from_counts};
+use crate::synthetic::{four_tasks, from_counts, open_twelve};
 use crate::verdict::finding;
 
 fn look(
@@ -40,19 +40,6 @@ fn a_clear_loss_settles_skip_before_the_last_look() {
         Step::SkipSettled,
         "Δ = -1 [-1, -1] cannot become a gain"
     );
-}
-
-/// Twelve tasks × 3 seeds with a small noisy gain: Δ's interval straddles zero.
-fn open_twelve() -> Vec<skillgate::eval::journal::CellRecord> {
-    let rows: Vec<(u32, u32, u32)> = (0..12_u32)
-        .map(|i| match i % 4 {
-            0 => (1, 3, 1),
-            1 => (2, 0, 2),
-            2 => (1, 2, 1),
-            _ => (2, 2, 2),
-        })
-        .collect();
-    from_counts(3, &rows)
 }
 
 #[test]

@@ -169,3 +169,16 @@ pub fn gain_at_attempt_two() -> Vec<CellRecord> {
     }
     cells
 }
+
+/// Twelve tasks × 3 seeds with a small noisy gain: Δ's interval straddles zero (and +5 points).
+pub fn open_twelve() -> Vec<CellRecord> {
+    let rows: Vec<(u32, u32, u32)> = (0..12_u32)
+        .map(|i| match i % 4 {
+            0 => (1, 3, 1),
+            1 => (2, 0, 2),
+            2 => (1, 2, 1),
+            _ => (2, 2, 2),
+        })
+        .collect();
+    from_counts(3, &rows)
+}
