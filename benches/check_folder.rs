@@ -1,7 +1,8 @@
 //! `cargo bench --bench check_folder [-- DIR]`: lint every skill under DIR (default: the
 //! shared corpus at ../shared/corpus/skills, when present) and print the median time per
 //! skill, the peak memory, and, when the `agnix` linter is installed (`pip install agnix`),
-//! the ratio of skillgate's wall time to agnix's on the same folder in the same run.
+//! the ratio of skillgate's wall time to agnix's on the same folder in the same run (agnix's
+//! own binary, found past a pyenv shim as `cargo bench --bench audit` finds it, or `AGNIX`).
 //!
 //! Budgets: median under 5 ms per skill, the folder faster than agnix (ratio <= 1.0), peak
 //! RSS under 64 MB.
@@ -11,6 +12,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use skillgate::lint::{self, Settings};
+
+#[path = "support/peer.rs"]
+mod peer;
 use skillgate::skill::Skill;
 
 fn main() {
@@ -86,7 +90,7 @@ fn main() {
         rss(ours_rss)
     );
 
-    match which("agnix") {
+    match peer::agnix() {
         Some(agnix) => {
             let mut theirs = Command::new(agnix);
             theirs.arg(&dir);
@@ -160,14 +164,6 @@ fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn which(name: &str) -> Option<PathBuf> {
-    std::env::var_os("PATH")?
-        .to_str()?
-        .split(':')
-        .map(|d| Path::new(d).join(name))
-        .find(|p| p.is_file())
 }
 
 fn ms(d: Duration) -> String {
