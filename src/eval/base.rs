@@ -81,22 +81,40 @@ pub fn unpack(repo: &Path, commit: &str, dest: &Path) -> Result<Bundle, EvalErro
         .arg(repo)
         .args(["archive", "--format=tar", &tree])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| EvalError::io("running git in", repo, e))?;
+    // git's stderr is drained beside its output, so neither pipe can fill and stall it.
+    let said = child.stderr.take().map(|mut err| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut err, &mut text).ok();
+            text
+        })
+    });
     std::fs::create_dir_all(dest).map_err(|e| EvalError::io("creating", dest, e))?;
     let unpacked = match child.stdout.take() {
-        Some(out) => tar::Archive::new(out).unpack(dest),
+        // The archive ends before git's output does (tar pads its last block): the rest is
+        // read too, or git dies of a closed pipe.
+        Some(mut out) => tar::Archive::new(&mut out)
+            .unpack(dest)
+            .and_then(|()| std::io::copy(&mut out, &mut std::io::sink()).map(drop)),
         None => Err(std::io::Error::other("git archive has no output")),
     };
     let status = child
         .wait()
         .map_err(|e| EvalError::io("running git in", repo, e))?;
-    unpacked.map_err(|e| EvalError::io("unpacking git archive of", repo, e))?;
-    if !status.success() {
+    let said = said.and_then(|t| t.join().ok()).unwrap_or_default();
+    if !status.success() || unpacked.is_err() {
+        let said = match (said.trim(), unpacked) {
+            ("", Err(e)) => format!("unpacking its output: {e}"),
+            ("", Ok(())) => format!("exit {status}"),
+            (text, _) => text.replace('\n', "; "),
+        };
         return Err(EvalError::Archive {
             repo: repo.to_owned(),
-            tree,
+            tree: tree.trim_end_matches(':').to_owned(),
+            said,
         });
     }
     let mut bundle = Bundle::new();

@@ -145,12 +145,14 @@ pub enum EvalError {
         commit: String,
     },
     /// `git archive` of a base commit failed.
-    #[error("{}: git archive {tree} failed", repo.display())]
+    #[error("{}: git archive {tree}: {said}", repo.display())]
     Archive {
         /// The repository folder.
         repo: PathBuf,
-        /// The tree asked for (`commit:prefix`).
+        /// The tree asked for (`commit`, or `commit:prefix` below the top level).
         tree: String,
+        /// What git said (its stderr), or how unpacking its output failed.
+        said: String,
     },
     /// Shards' run directories that cannot be joined.
     #[error(transparent)]

@@ -130,6 +130,7 @@ fn task_label(reason: &str) -> &'static str {
     const LABELS: &[(&str, &str)] = &[
         ("git failed", "git failed"),
         ("flaky", "flaky"),
+        ("the hidden test asserts a message", "unstated message"),
         ("the verifier passes on the base", "passes on base"),
         ("the verifier fails after the oracle", "fails with oracle"),
         ("the verifier ran no test", "no test ran"),

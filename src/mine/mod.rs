@@ -16,6 +16,7 @@ pub mod cfg_test;
 pub mod counts;
 pub mod history;
 pub mod paths;
+pub mod unstated;
 pub mod verifier;
 pub mod write;
 
@@ -23,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use std::io::Write as _;
 
-use crate::eval::sandbox::{Bundle, Sandbox};
+use crate::eval::sandbox::Sandbox;
 use crate::eval::task::Task;
 use crate::eval::{EvalError, runner};
 use counts::TestCounts;
@@ -253,9 +254,9 @@ pub fn mine(
         false => Vec::new(),
     };
     let mut log = progress::Log::open(&options.out, options.resume)?;
-    if options.resume {
-        remove_stale_staging(&options.out);
-    }
+    // A run cut short at once (a second Ctrl-C) cannot remove its staging folder: the next
+    // run into the same `--out` does.
+    remove_stale_staging(&options.out);
     let staging = staging_dir(&options.out)?;
     let scratch = tempfile::Builder::new()
         .prefix("skillgate-mine-")
@@ -432,7 +433,14 @@ fn make_task(
         return Ok(Err("the task names no base commit".into()));
     };
     let unpacked = scratch.join(commit.short());
-    let workspace = unpack(repo, base_commit, &unpacked, scratch)?;
+    let workspace = match crate::eval::base::unpack(repo, base_commit, &unpacked) {
+        Ok(workspace) => workspace,
+        // git cannot read this commit (a missing object): git's words are the reason.
+        Err(e @ (EvalError::Archive { .. } | EvalError::MissingBaseCommit { .. })) => {
+            return Ok(Err(format!("git failed: {e}")));
+        }
+        Err(e) => return Err(e.into()),
+    };
     sandbox.prepare(std::slice::from_ref(&task))?;
     let mut untouched = Vec::new();
     let mut solved = Vec::new();
@@ -454,49 +462,6 @@ fn make_task(
     }
     std::fs::remove_dir_all(&unpacked).ok();
     Ok(judge_proof(&untouched, &solved))
-}
-
-/// The repository's files at `commit` written into `dest` (`git archive`, whose stderr is
-/// kept: a missing object is named in the reason the commit is dropped for).
-fn unpack(repo: &Path, commit: &str, dest: &Path, scratch: &Path) -> Result<Bundle, MineError> {
-    let stderr_path = scratch.join("git-archive.stderr");
-    let stderr = std::fs::File::create(&stderr_path)
-        .map_err(|e| MineError::io("creating", &stderr_path, e))?;
-    let command = format!("archive --format=tar {commit}");
-    let mut child = std::process::Command::new("git")
-        .arg("-C")
-        .arg(repo)
-        .args(["archive", "--format=tar", commit])
-        .stdout(std::process::Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .map_err(MineError::NoGit)?;
-    std::fs::create_dir_all(dest).map_err(|e| MineError::io("creating", dest, e))?;
-    let unpacked = match child.stdout.take() {
-        // The archive ends before git's output does (tar pads its last block): the rest is
-        // read too, or git dies of a closed pipe.
-        Some(mut out) => tar::Archive::new(&mut out)
-            .unpack(dest)
-            .and_then(|()| std::io::copy(&mut out, &mut std::io::sink()).map(drop)),
-        None => Err(std::io::Error::other("git archive has no output")),
-    };
-    let status = child.wait().map_err(MineError::NoGit)?;
-    if !status.success() || unpacked.is_err() {
-        let said = std::fs::read_to_string(&stderr_path).unwrap_or_default();
-        let said = match (said.trim(), unpacked) {
-            ("", Err(e)) => format!("unpacking its output: {e}"),
-            ("", Ok(())) => format!("exit {status}"),
-            (text, _) => text.to_owned(),
-        };
-        return Err(MineError::Git {
-            command,
-            repo: repo.to_owned(),
-            stderr: said,
-        });
-    }
-    let mut bundle = Bundle::new();
-    bundle.add_dir("", dest)?;
-    Ok(bundle)
 }
 
 /// Kept only when every run on the base fails, every run after the oracle passes, and the

@@ -151,6 +151,11 @@ impl Writer {
                 "the message says nothing once trailers and diff lines are removed".into()
             }));
         }
+        if let Some(message) = super::unstated::messages(&diff, &instruction).first() {
+            return Ok(Err(format!(
+                "the hidden test asserts a message the instruction never states ({message:?})"
+            )));
+        }
         std::fs::create_dir_all(dir).map_err(|e| MineError::io("creating", dir, e))?;
         write(&dir.join("instruction.md"), instruction.as_bytes(), false)?;
         let image = self

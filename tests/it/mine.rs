@@ -545,6 +545,8 @@ fn a_git_failure_drops_its_commit_with_gits_words_and_the_run_goes_on() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("tasks");
+    // The staging folder of a run stopped at once (a second Ctrl-C): this run removes it.
+    std::fs::create_dir_all(tmp.path().join(".tasks.mining-Xk3p9Q/half-written")).unwrap();
     let (code, lines, stderr) = mine_status(&repo, &out, &[]);
     assert_eq!(
         code,
@@ -555,7 +557,8 @@ fn a_git_failure_drops_its_commit_with_gits_words_and_the_run_goes_on() {
         let line = line_of(&lines, hash);
         assert!(
             line.starts_with("dropped")
-                && line.contains("git failed: git archive --format=tar")
+                && line.contains("git failed: ")
+                && line.contains("git archive ")
                 && line.contains("fatal: "),
             "git's own message: {line}"
         );
@@ -1104,5 +1107,68 @@ fn bad_input_is_a_clear_error() {
     assert!(
         stderr.contains("--since no-such-tag: no such commit"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_hidden_test_demanding_an_unstated_message_is_no_task() {
+    let repo = Repo::new();
+    repo.commit(
+        "Start the calculator",
+        &[("calc/__init__.py", CALC_V1), ("tests/__init__.py", "\n")],
+    );
+    let checked = |message: &str| {
+        format!(
+            "{CALC_V1}\n\ndef div(a, b):\n    if b == 0:\n        raise ValueError(\"{message}\")\n    return a / b\n"
+        )
+    };
+    let test = |message: &str| {
+        unittest(
+            "div",
+            &format!(
+                "        with self.assertRaisesRegex(ValueError, \"{message}\"):\n            div(1, 0)"
+            ),
+        )
+    };
+    // The wording exists only in the code and its test: no instruction could lead to it.
+    let hidden = repo.commit(
+        "Refuse to divide by zero",
+        &[
+            (
+                "calc/__init__.py",
+                &checked("cannot divide by zero, give another b"),
+            ),
+            (
+                "tests/test_div.py",
+                &test("cannot divide by zero, give another b"),
+            ),
+        ],
+    );
+    // The same change, with the message in the commit's words: a fair task.
+    let stated = repo.commit(
+        "Refuse to divide by zero, plainly\n\nRaise ValueError(\"division by zero is not allowed\") when b is 0.",
+        &[
+            ("calc/__init__.py", &checked("division by zero is not allowed")),
+            ("tests/test_div.py", &test("division by zero is not allowed")),
+        ],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("tasks");
+    let (code, lines, stderr) = mine_status(&repo, &out, &[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let line = line_of(&lines, &hidden);
+    assert!(
+        line.starts_with("dropped")
+            && line.contains(
+                "the hidden test asserts a message the instruction never states \
+                 (\"cannot divide by zero, give another b\")"
+            ),
+        "{line}"
+    );
+    assert!(stderr.contains("1 unstated message"), "{stderr}");
+    let line = line_of(&lines, &stated);
+    assert!(
+        !line.contains("unstated") && !line.contains("never states"),
+        "a stated message is fair: {line}"
     );
 }
