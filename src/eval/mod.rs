@@ -345,6 +345,17 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
             reason,
         });
     }
+    // A task whose environment cannot be had (an image neither pulled nor built) is
+    // skipped with the reason; the others still run.
+    let unavailable = sandbox.prepare(&runnable)?;
+    for refusal in &unavailable {
+        eprintln!("skipped task {}: {}", refusal.task, refusal.reason);
+    }
+    let runnable: Vec<task::Task> = runnable
+        .into_iter()
+        .filter(|t| !unavailable.iter().any(|r| r.task == t.id))
+        .collect();
+    plan.refused.extend(unavailable);
     if runnable.is_empty() {
         return Err(EvalError::NoTaskForBackend {
             tasks: options.tasks.clone(),
@@ -487,7 +498,24 @@ pub fn check_tasks(
             discrimination: None,
         });
     }
-    sandbox.prepare(&tasks)?;
+    // A task whose environment cannot be had (an image neither pulled nor built) is a
+    // problem of that task; the others are still proved.
+    let unavailable = sandbox.prepare(&tasks)?;
+    let (tasks, unprepared): (Vec<_>, Vec<_>) = tasks
+        .into_iter()
+        .partition(|t| !unavailable.iter().any(|r| r.task == t.id));
+    for task in &unprepared {
+        out.push(TaskCheck {
+            task: task.id.clone(),
+            problems: unavailable
+                .iter()
+                .filter(|r| r.task == task.id)
+                .map(|r| r.reason.clone())
+                .collect(),
+            notes: sandbox.environment_note(task).into_iter().collect(),
+            discrimination: None,
+        });
+    }
     let bases = base::Bases::load(repo_dir, &tasks)?;
     for task in &tasks {
         let mut problems: Vec<String> = task

@@ -239,7 +239,8 @@ fn model_dir(model: &str) -> String {
         .collect()
 }
 
-/// Runs every cell of `plan` not yet in the journal of `run_dir`.
+/// Runs every cell of `plan` not yet in the journal of `run_dir`, on a sandbox already
+/// prepared for the plan's tasks.
 pub fn run(
     plan: &Plan,
     sandbox: &dyn Sandbox,
@@ -255,7 +256,6 @@ pub fn run(
     } else {
         Journal::create(run_dir)?
     };
-    sandbox.prepare(&plan.tasks)?;
     let command: Vec<String> = std::env::args().collect();
     let now = rfc3339(SystemTime::now());
     // A resumed run keeps its first command and start, and adds this invocation to them.

@@ -29,9 +29,10 @@ use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::oom_kill_count;
 use crate::eval::sandbox::error::{BuildError, ExitCode, InstallError, PullError, SandboxError};
 use crate::eval::sandbox::{
-    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, remove_skills_script,
+    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, one_line,
+    remove_skills_script,
 };
-use crate::eval::task::{Phase, Task, TaskProblem};
+use crate::eval::task::{Phase, Refusal, Task, TaskProblem};
 
 /// Label on every container skillgate starts.
 pub const LABEL: &str = "skillgate";
@@ -621,7 +622,7 @@ impl Sandbox for DockerSandbox {
         std::thread::sleep(std::time::Duration::from_secs(5));
     }
 
-    fn prepare(&self, tasks: &[Task]) -> Result<(), EvalError> {
+    fn prepare(&self, tasks: &[Task]) -> Result<Vec<Refusal>, EvalError> {
         // A killed earlier process of the same run may have left containers behind.
         for id in self.run_containers()? {
             self.block_on(self.remove_container(&id));
@@ -631,12 +632,25 @@ impl Sandbox for DockerSandbox {
             let _ = self.storage_support();
         }
         let mut resolved = HashMap::new();
+        let mut refused = Vec::new();
         for task in tasks {
-            resolved.insert(task.id.clone(), self.block_on(self.resolve_image(task))?);
+            if self.interrupted() {
+                return Err(EvalError::Interrupted);
+            }
+            // An image that cannot be had refuses its task only; the others still run.
+            match self.block_on(self.resolve_image(task)) {
+                Ok(image) => {
+                    resolved.insert(task.id.clone(), image);
+                }
+                Err(e) => refused.push(Refusal {
+                    task: task.id.clone(),
+                    reason: unavailable(&e),
+                }),
+            }
         }
         let mut images = self.images.lock().map_err(|_| SandboxError::ImageTable)?;
         images.extend(resolved);
-        Ok(())
+        Ok(refused)
     }
 
     fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError> {
@@ -1049,6 +1063,31 @@ fn rooted_tar(dest: &str, bundle: &Bundle) -> Result<Vec<u8>, CellError> {
     builder
         .into_inner()
         .map_err(|e| CellError::new("archiving", e))
+}
+
+/// Why a task's image cannot be had, in one line without the task's name (the line that
+/// shows it names the task): the pull's or the build's error, cut short.
+fn unavailable(error: &EvalError) -> String {
+    match error {
+        EvalError::Sandbox(SandboxError::Pull { image, error, .. }) => format!(
+            "image `{image}` is missing and cannot be pulled: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Sandbox(SandboxError::ImageMissing { image, error, .. }) => format!(
+            "image `{image}` is missing: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Sandbox(SandboxError::Build { error, .. }) => format!(
+            "building environment/Dockerfile failed: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Sandbox(SandboxError::AgentInstall { image, error }) => format!(
+            "the agent's install step fails in {image}: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Task { problem, .. } => one_line(&problem.to_string()),
+        other => one_line(&other.to_string()),
+    }
 }
 
 /// Whether a storage driver limits a container's disk, or why not.

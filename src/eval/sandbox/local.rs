@@ -34,7 +34,7 @@ use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
 use crate::eval::sandbox::mounts::{Layout, View};
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
-use crate::eval::task::Task;
+use crate::eval::task::{Refusal, Task};
 
 /// The workspace directory inside a session's root, and its sandbox path unless the task
 /// names another.
@@ -66,7 +66,7 @@ impl Sandbox for LocalSandbox {
         "local"
     }
 
-    fn prepare(&self, _tasks: &[Task]) -> Result<(), EvalError> {
+    fn prepare(&self, _tasks: &[Task]) -> Result<Vec<Refusal>, EvalError> {
         // The protocol needs a POSIX shell; nothing else is assumed.
         match Command::new("sh").arg("-c").arg("exit 0").status() {
             Ok(s) if s.success() => {}
@@ -91,7 +91,7 @@ impl Sandbox for LocalSandbox {
             let _ = std::fs::remove_dir_all(dir);
         }
         let _ = self.cgroups.set(hierarchy);
-        Ok(())
+        Ok(Vec::new())
     }
 
     fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError> {

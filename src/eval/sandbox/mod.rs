@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::eval::EvalError;
-use crate::eval::task::Task;
+use crate::eval::task::{Refusal, Task};
 pub use error::SandboxError;
 
 /// Where the cell's own files (instruction, usage, feedback, agent program) live.
@@ -90,9 +90,12 @@ pub trait Sandbox: Send + Sync {
     /// `docker` or `local`, for `run.json`.
     fn name(&self) -> &'static str;
 
-    /// Everything that can fail for all cells alike (daemon unreachable, image missing,
-    /// build failing, agent install), checked once before any cell runs.
-    fn prepare(&self, tasks: &[Task]) -> Result<(), EvalError>;
+    /// Everything that can fail for all cells alike (daemon unreachable, no shell, no
+    /// namespaces), checked once before any cell runs; an error stops the run. What fails
+    /// for one task only (its image cannot be pulled or built, the agent cannot be
+    /// installed in it) refuses that task: it is returned with its one-line reason, and
+    /// the other tasks are still prepared.
+    fn prepare(&self, tasks: &[Task]) -> Result<Vec<Refusal>, EvalError>;
 
     /// A fresh sandbox for one cell of `task`, holding `workspace` at its workspace root.
     /// The sandbox is torn down when the session is dropped, on every path.
@@ -423,6 +426,30 @@ pub fn tail(bytes: &[u8], limit: usize) -> String {
     String::from_utf8_lossy(&bytes[start..]).into_owned()
 }
 
+/// Longest reason [`one_line`] keeps, in characters.
+const LINE_LIMIT: usize = 300;
+
+/// A message as one line for a task's refusal: its first line, and its last non-empty
+/// line too when it has several (a build log ends with what failed), with runs of
+/// whitespace made one space and cut at [`LINE_LIMIT`] characters.
+pub fn one_line(message: &str) -> String {
+    let lines: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = match lines.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [first, .., last] => format!("{first} ... {last}"),
+    };
+    let squeezed = joined.split_whitespace().collect::<Vec<_>>().join(" ");
+    match squeezed.char_indices().nth(LINE_LIMIT) {
+        Some((at, _)) => format!("{}...", &squeezed[..at]),
+        None => squeezed,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,5 +473,18 @@ mod tests {
         let tar = b.to_tar().unwrap();
         let mut archive = tar::Archive::new(tar.as_slice());
         assert_eq!(archive.entries().unwrap().count(), 3);
+    }
+
+    #[test]
+    fn a_message_becomes_one_short_line() {
+        assert_eq!(one_line("  pull  failed \n"), "pull failed");
+        assert_eq!(
+            one_line("Step 1/2 : FROM x\n\n ---> abc\nmanifest for x not found\n"),
+            "Step 1/2 : FROM x ... manifest for x not found"
+        );
+        let long = one_line(&"a".repeat(LINE_LIMIT + 10));
+        assert_eq!(long.chars().count(), LINE_LIMIT + 3);
+        assert!(long.ends_with("..."));
+        assert_eq!(one_line(""), "");
     }
 }
