@@ -261,15 +261,25 @@ impl DockerSandbox {
         self.runtime.block_on(f)
     }
 
-    /// On Ctrl-C, stops new containers from starting, removes every container of this run
-    /// (also ones a worker created while this ran), then exits with 130.
+    /// On Ctrl-C or SIGTERM, stops new containers from starting, removes every container
+    /// of this run (also ones a worker created while this ran), then exits with 130. The
+    /// removal is forced, so it kills the containers' processes at once; a second Ctrl-C
+    /// during it changes nothing, since the process exits as soon as it is done.
     fn remove_on_interrupt(&self) {
         let docker = self.docker.clone();
         let stopping = Arc::clone(&self.stopping);
         let label = format!("{RUN_LABEL}={}", self.run_id);
         self.runtime.spawn(async move {
-            if tokio::signal::ctrl_c().await.is_err() {
-                return;
+            let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
+            let terminated = async {
+                match term {
+                    Ok(mut term) => drop(term.recv().await),
+                    Err(_) => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                caught = tokio::signal::ctrl_c() => if caught.is_err() { return },
+                () = terminated => {}
             }
             stopping.store(true, Ordering::SeqCst);
             let filters = HashMap::from([("label", vec![label])]);

@@ -33,6 +33,7 @@ use crate::eval::sandbox::dockerfile::{Placed, Recipe, top};
 use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
 use crate::eval::sandbox::mounts::{Layout, View};
+use crate::eval::sandbox::teardown;
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::{Refusal, Task};
 
@@ -348,14 +349,18 @@ fn loopback_up() -> io::Result<()> {
 
 extern "C" fn on_interrupt(_signal: libc::c_int) {
     if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // A second Ctrl-C: leave at once.
+        // A second Ctrl-C: kill the running commands' processes and detach the cells'
+        // mounts, then leave at once.
+        teardown::now();
         // SAFETY: `_exit` is async-signal-safe.
         unsafe { libc::_exit(130) };
     }
 }
 
 /// Ctrl-C and SIGTERM set [`INTERRUPTED`]: running commands are killed and their groups and
-/// temporary roots removed before the run returns as interrupted. A second Ctrl-C exits.
+/// temporary roots removed before the run returns as interrupted. A second one kills the
+/// running commands' processes and detaches the cells' storage mounts, then exits at once
+/// (see [`teardown`]).
 fn catch_interrupts() -> Result<(), EvalError> {
     static INSTALLED: OnceLock<Result<(), (Signal, nix::errno::Errno)>> = OnceLock::new();
     INSTALLED
@@ -380,6 +385,8 @@ fn catch_interrupts() -> Result<(), EvalError> {
 /// command's memory limit too, as a tmpfs's do.
 struct Storage {
     at: PathBuf,
+    /// Lists the mount for a second Ctrl-C; dropped before the unmount.
+    listed: Option<teardown::MountGuard>,
 }
 
 impl Storage {
@@ -392,7 +399,10 @@ impl Storage {
             nix::mount::MsFlags::MS_NOSUID | nix::mount::MsFlags::MS_NODEV,
             Some(options.as_str()),
         )?;
-        Ok(Self { at: at.to_owned() })
+        Ok(Self {
+            at: at.to_owned(),
+            listed: Some(teardown::MountGuard::new(at)),
+        })
     }
 
     /// Whether the tmpfs is full: a write past the limit fills every block before it fails.
@@ -403,6 +413,7 @@ impl Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
+        self.listed = None;
         let _ = nix::mount::umount2(&self.at, nix::mount::MntFlags::MNT_DETACH);
     }
 }
@@ -581,6 +592,7 @@ impl Session for LocalSession<'_> {
         drop(report_write);
         let mut child = spawned.map_err(|e| CellError::new(&format!("starting {program}"), e))?;
         let pgid = Pid::from_raw(child.id() as i32);
+        let listed = teardown::GroupGuard::new(pgid.as_raw());
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let _ = tx.send(child.wait());
@@ -607,6 +619,8 @@ impl Session for LocalSession<'_> {
                 }
             }
         };
+        // Reaped: the group's id may be reused from now on.
+        drop(listed);
         // Processes the command left behind die with it, also ones that left its group.
         group.kill();
         let oom_killed = group.oom_kills() > 0;

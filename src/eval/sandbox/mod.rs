@@ -11,6 +11,7 @@ pub mod error;
 pub mod init;
 pub mod local;
 pub mod mounts;
+pub mod teardown;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
