@@ -363,6 +363,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         });
     }
     plan.tasks = runnable;
+    plan.agent.version = agent_version(&plan.agent, sandbox.as_ref());
     if let Some(line) = storage_not_enforced_line(sandbox.as_ref(), &plan.tasks) {
         eprintln!("{line}");
     }
@@ -415,7 +416,46 @@ pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
         model: options.model.clone(),
         models: options.models.clone(),
         pass_env: options.pass_env.clone(),
+        version: None,
     }
+}
+
+/// The agent's version, as the cache fingerprint and the verdict use it: the `--version`
+/// output of the command's program where the cells run it (unless that program is a host
+/// file, uploaded as it is), and `sha256:` with the first 16 hex digits of a hash over the
+/// host files and folders the command names (an `--agent-cmd` script, `python3
+/// /opt/agent/main.py`'s script), joined by `; `. `None` when neither says anything (a
+/// program without `--version`, naming no host file).
+pub fn agent_version(setup: &runner::AgentSetup, sandbox: &dyn sandbox::Sandbox) -> Option<String> {
+    let mut parts = Vec::new();
+    if setup.host_program.is_none()
+        && let Some(program) = setup.program.split_whitespace().next()
+        && let Some(version) = sandbox.program_version(program)
+    {
+        parts.push(version);
+    }
+    let files: Vec<&PathBuf> = setup
+        .host_program
+        .iter()
+        .chain(&setup.host_paths)
+        .collect();
+    if !files.is_empty() {
+        let mut all = String::new();
+        for file in files {
+            let hash = if file.is_dir() {
+                task::tree_sha256(file).ok()
+            } else {
+                std::fs::read(file).ok().map(|b| sha256_hex(&b))
+            };
+            all.push_str(&format!(
+                "{}\0{}\n",
+                file.display(),
+                hash.unwrap_or_default()
+            ));
+        }
+        parts.push(format!("sha256:{}", &sha256_hex(all.as_bytes())[..16]));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// The absolute host paths that a command names after its first word, as words of their

@@ -29,8 +29,8 @@ use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::oom_kill_count;
 use crate::eval::sandbox::error::{BuildError, ExitCode, InstallError, PullError, SandboxError};
 use crate::eval::sandbox::{
-    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, one_line,
-    remove_skills_script,
+    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, VERSION_TIMEOUT,
+    one_line, remove_skills_script, version_line,
 };
 use crate::eval::task::{Phase, Refusal, Task, TaskProblem};
 
@@ -532,6 +532,38 @@ impl DockerSandbox {
         Ok(tag)
     }
 
+    /// `program --version` in a container of `image`: its first line when it exits 0
+    /// within [`VERSION_TIMEOUT`]. The container is removed in every case.
+    async fn version_in(&self, image: &str, program: &str) -> Option<String> {
+        let id = self.create(image, None, false).await.ok()?;
+        let run = async {
+            let argv = vec![program.to_owned(), "--version".to_owned()];
+            let exec = self
+                .docker
+                .create_exec(&id, exec_options(argv, Vec::new(), None))
+                .await
+                .ok()?;
+            let mut stdout = Vec::new();
+            if let StartExecResults::Attached { mut output, .. } =
+                self.docker.start_exec(&exec.id, None).await.ok()?
+            {
+                while let Some(Ok(chunk)) = output.next().await {
+                    if let LogOutput::StdOut { message } = chunk {
+                        stdout.extend_from_slice(&message);
+                    }
+                }
+            }
+            let code = self.docker.inspect_exec(&exec.id).await.ok()?.exit_code;
+            (code == Some(0)).then(|| version_line(&stdout)).flatten()
+        };
+        let version = tokio::time::timeout(VERSION_TIMEOUT, run)
+            .await
+            .ok()
+            .flatten();
+        self.remove_container(&id).await;
+        version
+    }
+
     /// Creates and starts a kept-alive container.
     async fn create(
         &self,
@@ -625,6 +657,16 @@ impl Sandbox for DockerSandbox {
             .storage_mb
             .filter(|_| !self.require_storage_limits)?;
         self.storage_support().err()
+    }
+
+    fn program_version(&self, program: &str) -> Option<String> {
+        // In the image of the first prepared task (by id), where the cells run it.
+        let image = {
+            let images = self.images.lock().ok()?;
+            let first = images.keys().min()?;
+            images.get(first)?.image.clone()
+        };
+        self.block_on(self.version_in(&image, program))
     }
 
     fn after_interrupt(&self) {

@@ -120,6 +120,13 @@ pub trait Sandbox: Send + Sync {
         None
     }
 
+    /// The first line `program --version` prints where the cells run it (on the host,
+    /// or in the first prepared task's image), when it exits 0 within
+    /// [`VERSION_TIMEOUT`] and prints one; `None` otherwise.
+    fn program_version(&self, program: &str) -> Option<String> {
+        host_version(program)
+    }
+
     /// Whether the run was interrupted (Ctrl-C): cells that ended after it are not results.
     fn interrupted(&self) -> bool {
         false
@@ -425,6 +432,48 @@ fn set_mode(_path: &Path, _mode: u32) -> Result<(), EvalError> {
 pub fn tail(bytes: &[u8], limit: usize) -> String {
     let start = bytes.len().saturating_sub(limit);
     String::from_utf8_lossy(&bytes[start..]).into_owned()
+}
+
+/// How long `--version` may take.
+pub const VERSION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `program --version` run on the host: its first line (see [`version_line`]), when it
+/// exits 0 within [`VERSION_TIMEOUT`].
+pub fn host_version(program: &str) -> Option<String> {
+    let mut child = std::process::Command::new(program)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = std::time::Instant::now() + VERSION_TIMEOUT;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    version_line(&out.stdout)
+}
+
+/// The first non-empty line of a `--version` output, trimmed and cut at [`LINE_LIMIT`]
+/// characters; `None` when there is none.
+pub fn version_line(stdout: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stdout);
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(one_line(line))
 }
 
 /// Longest reason [`one_line`] keeps, in characters.

@@ -161,6 +161,42 @@ fn agent_install_runs_once_per_image_as_a_derived_image() {
     remove_image(&sandbox, &format!("skillgate-agent:{}", &hash[..16]));
 }
 
+/// On Docker the agent's `--version` is asked inside the task's image (here one whose
+/// install step put the agent there, absent from the host), in a container removed after.
+#[test]
+fn the_agent_version_is_asked_in_the_image() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let marker = std::process::id();
+    let install = format!(
+        "printf '#!/bin/sh\\necho fake-agent 3.{marker}\\n' >/bin/fake-agent-{marker} && chmod +x /bin/fake-agent-{marker}"
+    );
+    let run = run_id(tmp.path());
+    let sandbox =
+        skillgate::eval::sandbox::docker::DockerSandbox::connect(&run, Some(install.clone()))
+            .unwrap();
+    use skillgate::eval::sandbox::Sandbox;
+    let tasks = skillgate::eval::task::Task::load_all(&root().join("tasks/remove-command"))
+        .unwrap()
+        .tasks;
+    assert!(sandbox.prepare(&tasks).unwrap().is_empty());
+    assert_eq!(
+        sandbox.program_version(&format!("fake-agent-{marker}")),
+        Some(format!("fake-agent 3.{marker}"))
+    );
+    assert_eq!(sandbox.program_version("no-such-agent"), None);
+    assert!(leftover_containers(&sandbox).is_empty());
+    drop(sandbox);
+    let sandbox = docker("image-setup");
+    let base = sandbox
+        .block_on(sandbox.client().inspect_image(BUSYBOX_IMAGE))
+        .unwrap()
+        .id
+        .unwrap();
+    let hash = skillgate::eval::sha256_hex(format!("{base}\0{install}").as_bytes());
+    remove_image(&sandbox, &format!("skillgate-agent:{}", &hash[..16]));
+}
+
 #[test]
 fn ctrl_c_removes_the_containers() {
     let tmp = tempfile::tempdir().unwrap();

@@ -611,3 +611,88 @@ fn the_environment_files_and_variables_reach_the_cell() {
     );
     assert_eq!(out, "/app\n{\"n\": 3}\ninput\nfast\n");
 }
+
+/// The cache fingerprint holds the agent's version: for an `--agent-cmd` host file, its
+/// hash. The same agent is served from the cache; a changed one runs again, and the run
+/// and its verdict record the version.
+#[test]
+fn a_changed_agent_is_not_served_from_the_cache() {
+    let tmp = scratch();
+    let agent = script(tmp.path(), "agent.sh", "# release 1\nexit 0\n");
+    let mut o = options(Backend::Local, &tmp.path().join("run-1"), "");
+    o.tasks = task_copy(tmp.path(), "remove-command", 30.0);
+    o.cache_dir = Some(tmp.path().join("cache"));
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    o.agent_cmd = Some(agent.clone());
+    let version_of = |run: &Path| {
+        skillgate::eval::journal::read_run_info(run)
+            .unwrap()
+            .versions
+            .get("agent")
+            .cloned()
+            .unwrap()
+    };
+    let first = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!((first.ran, first.cached), (1, 0));
+    o.out = tmp.path().join("run-2");
+    let same = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!((same.ran, same.cached), (0, 1), "the same agent is cached");
+    std::fs::write(&agent, "#!/bin/sh\n# release 2\nexit 0\n").unwrap();
+    o.out = tmp.path().join("run-3");
+    let changed = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!((changed.ran, changed.cached), (1, 0), "a changed agent runs again");
+    let (v1, v3) = (version_of(&tmp.path().join("run-1")), version_of(&o.out));
+    assert!(v1.starts_with("sha256:") && v1.len() == 7 + 16, "{v1}");
+    assert_ne!(v1, v3);
+    let policy = skillgate::assess::Policy {
+        stats: &skillgate::stats::StatsOptions::default(),
+        verdict: &skillgate::verdict::VerdictPolicy::default(),
+    };
+    let verdict = skillgate::assess::decide(&o.out, &[], policy).unwrap();
+    assert_eq!(verdict.agent_version, Some(Some(v3)));
+}
+
+/// A program the agent command names by name (not a host file) is asked for its
+/// `--version` where the cells run it; its first line is the version, and a program that
+/// fails or prints nothing has none.
+#[test]
+fn the_agent_version_is_its_version_output() {
+    use skillgate::eval::runner::AgentSetup;
+    let tmp = scratch();
+    let fake = script(
+        tmp.path(),
+        "fake-agent",
+        "[ \"$1\" = --version ] && printf '\\n  2.1.7 (Claude Code)\\nmore\\n'\n",
+    );
+    let failing = script(tmp.path(), "failing", "echo 1.0; exit 3\n");
+    let silent = script(tmp.path(), "silent", "exit 0\n");
+    let sandbox = LocalSandbox::default();
+    assert_eq!(
+        sandbox.program_version(&fake).as_deref(),
+        Some("2.1.7 (Claude Code)")
+    );
+    assert_eq!(sandbox.program_version(&failing), None);
+    assert_eq!(sandbox.program_version(&silent), None);
+    assert_eq!(sandbox.program_version("no-such-program-here"), None);
+    let setup = |program: &str, host_program: Option<std::path::PathBuf>| AgentSetup {
+        kind: skillgate::eval::agent::AgentKind::Command,
+        program: program.to_owned(),
+        host_program,
+        host_paths: Vec::new(),
+        model: None,
+        models: Vec::new(),
+        pass_env: Vec::new(),
+        version: None,
+    };
+    // Found along PATH in the cell (as `fake-agent --flag`): its output.
+    assert_eq!(
+        skillgate::eval::agent_version(&setup(&format!("{fake} --flag"), None), &sandbox)
+            .as_deref(),
+        Some("2.1.7 (Claude Code)")
+    );
+    // Uploaded as a host file: its hash, never run.
+    let hashed = skillgate::eval::agent_version(&setup(&fake, Some(fake.clone().into())), &sandbox)
+        .unwrap();
+    assert!(hashed.starts_with("sha256:"), "{hashed}");
+    assert_eq!(skillgate::eval::agent_version(&setup(&silent, None), &sandbox), None);
+}
