@@ -19,7 +19,8 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{OnceLock, mpsc};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use nix::libc;
@@ -30,6 +31,7 @@ use nix::unistd::Pid;
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
 use crate::eval::sandbox::dockerfile::{Placed, Recipe, top};
+use crate::eval::sandbox::installs;
 use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
 use crate::eval::sandbox::mounts::{Layout, View};
@@ -60,6 +62,9 @@ pub struct LocalSandbox {
     pub temp_root: Option<PathBuf>,
     /// Where control groups are made, once [`Sandbox::prepare`] has found a place.
     cgroups: OnceLock<Hierarchy>,
+    /// What each task's `RUN` steps install that the host lacks, by task folder (asked
+    /// once).
+    lacking: Mutex<HashMap<PathBuf, Vec<String>>>,
 }
 
 impl Sandbox for LocalSandbox {
@@ -174,6 +179,15 @@ impl Sandbox for LocalSandbox {
                     format!("[environment] storage ({mb} MB) is enforced on the local backend by a size-limited tmpfs holding the cell's files, which only root can mount; run skillgate as root or use --backend docker")
                 })
             })
+            .or_else(|| {
+                let lacking = self.lacking(task);
+                (!lacking.is_empty()).then(|| {
+                    format!(
+                        "not proven on this host: environment/Dockerfile's RUN installs what the host lacks ({}), and the local backend runs the host's programs; install them on the host or use --backend docker",
+                        lacking.join(", ")
+                    )
+                })
+            })
     }
 
     fn environment_note(&self, task: &Task) -> Option<String> {
@@ -226,6 +240,23 @@ fn environment(
 }
 
 impl LocalSandbox {
+    /// The packages `task`'s `RUN` steps install that the host lacks (asked once a task).
+    fn lacking(&self, task: &Task) -> Vec<String> {
+        if let Some(known) = self.lacking.lock().ok().and_then(|m| m.get(&task.dir).cloned()) {
+            return known;
+        }
+        let installs = environment(task)
+            .ok()
+            .flatten()
+            .map(|r| r.installs)
+            .unwrap_or_default();
+        let lacking = installs::lacking(&installs);
+        if let Ok(mut known) = self.lacking.lock() {
+            known.insert(task.dir.clone(), lacking.clone());
+        }
+        lacking
+    }
+
     /// Where cells' temporary roots are made.
     pub fn temp_root(&self) -> PathBuf {
         self.temp_root.clone().unwrap_or_else(std::env::temp_dir)

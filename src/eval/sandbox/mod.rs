@@ -9,6 +9,7 @@ pub mod docker;
 pub mod dockerfile;
 pub mod error;
 pub mod init;
+pub mod installs;
 pub mod local;
 pub mod mounts;
 pub mod teardown;

@@ -583,7 +583,7 @@ fn the_environment_files_and_variables_reach_the_cell() {
     std::fs::write(
         env.join("Dockerfile"),
         "FROM python:3.12-slim\nWORKDIR /app\nCOPY --chown=1000:1000 problem.json /app/\n\
-         COPY data/*.txt /data/\nENV MODE=fast\nRUN pip install numpy\n",
+         COPY data/*.txt /data/\nENV MODE=fast\nRUN ./configure && make\n",
     )
     .unwrap();
     std::fs::write(env.join("problem.json"), "{\"n\": 3}\n").unwrap();
@@ -595,7 +595,7 @@ fn the_environment_files_and_variables_reach_the_cell() {
         sandbox.environment_note(&tasks[0]).as_deref(),
         Some(
             "the local backend does not reproduce these environment/Dockerfile steps: \
-             RUN pip install numpy"
+             RUN ./configure && make"
         )
     );
     let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
@@ -695,4 +695,60 @@ fn the_agent_version_is_its_version_output() {
         .unwrap();
     assert!(hashed.starts_with("sha256:"), "{hashed}");
     assert_eq!(skillgate::eval::agent_version(&setup(&silent, None), &sandbox), None);
+}
+
+/// A `RUN` step that installs packages is checked on the host: what the host lacks makes
+/// the task unproven on it, in one line naming the packages, and nothing runs; what it
+/// has lets the proof run without a note; any other `RUN` is noted as not reproduced and
+/// the proof still runs.
+#[test]
+fn run_steps_are_checked_on_the_host() {
+    let tmp = scratch();
+    let tasks = tmp.path().join("tasks");
+    let base = task_copy(tmp.path(), "remove-command", 30.0);
+    let with_dockerfile = |name: &str, dockerfile: &str| {
+        let task = tasks.join(name);
+        copy_dir(&base, &task);
+        std::fs::create_dir_all(task.join("environment")).unwrap();
+        std::fs::write(task.join("environment/Dockerfile"), dockerfile).unwrap();
+    };
+    with_dockerfile(
+        "host-has-it",
+        "FROM debian:12\nWORKDIR /app\nRUN apt-get update && apt-get install -y --no-install-recommends sh \\\n && rm -rf /var/lib/apt/lists/*\n",
+    );
+    with_dockerfile(
+        "host-lacks-it",
+        "FROM python:3.12\nWORKDIR /app\nRUN apt-get update && apt-get install -y skillgate-no-such-tool\n\
+         RUN pip install --no-cache-dir skillgate-no-such-dist==1.0\n",
+    );
+    with_dockerfile(
+        "unknown-step",
+        "FROM debian:12\nWORKDIR /app\nRUN curl -fsSL https://example.org/install.sh | sh\n",
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(&tasks)
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", "local"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "ok       host-has-it",
+            "problem  host-lacks-it: not proven on this host: environment/Dockerfile's RUN installs \
+             what the host lacks (apt skillgate-no-such-tool, pip skillgate-no-such-dist==1.0), \
+             and the local backend runs the host's programs; install them on the host or use \
+             --backend docker",
+            "note     unknown-step: the local backend does not reproduce these environment/Dockerfile \
+             steps: RUN curl -fsSL https://example.org/install.sh | sh",
+            "ok       unknown-step",
+            "3 tasks, 1 with problems",
+        ],
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
 }
