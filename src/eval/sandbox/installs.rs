@@ -11,8 +11,9 @@
 //! are still checked.
 //!
 //! The host has an apt package when `dpkg-query` lists it as installed, or a program of
-//! that name is on `PATH`; a pip package when the host's `python3` has its distribution
-//! (at the pinned version, for `name==version`); an npm package when it is in `npm root -g`.
+//! that name is on `PATH`; a pip package when the host's `python3` has its distribution;
+//! an npm package when it is in `npm root -g`. A `name==version` pip pin the host has at
+//! another version is told apart: the package is there, and the proof may still hold.
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -257,9 +258,18 @@ fn npm(args: &[&str]) -> Option<Vec<Install>> {
     )
 }
 
-/// The installs the host lacks, each as `apt jq`, `pip numpy==1.26.4 (the host has 2.0.1)`,
-/// in order and each once.
-pub fn lacking(installs: &[Install]) -> Vec<String> {
+/// What the host makes of a task's installs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostCheck {
+    /// Packages the host does not have at all, each as `apt jq`, in order and each once.
+    pub missing: Vec<String>,
+    /// Pinned packages the host has at another version, each as `pip numpy==1.26.4 (the
+    /// host has 2.0.1)`.
+    pub other_versions: Vec<String>,
+}
+
+/// Asks the host for each install (see the module's documentation).
+pub fn check_host(installs: &[Install]) -> HostCheck {
     let mut by_manager: BTreeMap<Manager, Vec<&Install>> = BTreeMap::new();
     for install in installs {
         let list = by_manager.entry(install.manager).or_default();
@@ -267,7 +277,7 @@ pub fn lacking(installs: &[Install]) -> Vec<String> {
             list.push(install);
         }
     }
-    let mut out = Vec::new();
+    let mut out = HostCheck::default();
     for (manager, list) in by_manager {
         let names: Vec<&str> = list.iter().map(|i| i.package.as_str()).collect();
         let found = match manager {
@@ -281,9 +291,10 @@ pub fn lacking(installs: &[Install]) -> Vec<String> {
                 None => format!("{} {}", manager.name(), install.package),
             };
             match (found.get(&install.package), &install.pinned) {
-                (None, _) => out.push(shown),
+                (None, _) => out.missing.push(shown),
                 (Some(have), Some(pin)) if have != pin => {
-                    out.push(format!("{shown} (the host has {have})"));
+                    out.other_versions
+                        .push(format!("{shown} (the host has {have})"));
                 }
                 _ => {}
             }
@@ -406,7 +417,9 @@ mod tests {
 
     #[test]
     fn the_host_lacks_what_it_has_not() {
-        let lacking = lacking(&[
+        let pip = pip_versions(&["pip"]);
+        let have = pip.get("pip").cloned().unwrap_or_default();
+        let check = check_host(&[
             Install {
                 manager: Manager::Apt,
                 package: "sh".into(),
@@ -422,10 +435,21 @@ mod tests {
                 package: "skillgate-no-such-package".into(),
                 pinned: None,
             },
+            Install {
+                manager: Manager::Pip,
+                package: "pip".into(),
+                pinned: Some("0.0.1".into()),
+            },
         ]);
         assert_eq!(
-            lacking,
+            check.missing,
             ["apt skillgate-no-such-package", "npm skillgate-no-such-package"]
+        );
+        // The test host's python3 has pip; only its version differs from the pin.
+        assert!(!have.is_empty());
+        assert_eq!(
+            check.other_versions,
+            [format!("pip pip==0.0.1 (the host has {have})")]
         );
     }
 }

@@ -62,9 +62,8 @@ pub struct LocalSandbox {
     pub temp_root: Option<PathBuf>,
     /// Where control groups are made, once [`Sandbox::prepare`] has found a place.
     cgroups: OnceLock<Hierarchy>,
-    /// What each task's `RUN` steps install that the host lacks, by task folder (asked
-    /// once).
-    lacking: Mutex<HashMap<PathBuf, Vec<String>>>,
+    /// What the host makes of each task's `RUN` installs, by task folder (asked once).
+    host_checks: Mutex<HashMap<PathBuf, installs::HostCheck>>,
 }
 
 impl Sandbox for LocalSandbox {
@@ -180,7 +179,7 @@ impl Sandbox for LocalSandbox {
                 })
             })
             .or_else(|| {
-                let lacking = self.lacking(task);
+                let lacking = self.host_check(task).missing;
                 (!lacking.is_empty()).then(|| {
                     format!(
                         "not proven on this host: environment/Dockerfile's RUN installs what the host lacks ({}), and the local backend runs the host's programs; install them on the host or use --backend docker",
@@ -191,12 +190,24 @@ impl Sandbox for LocalSandbox {
     }
 
     fn environment_note(&self, task: &Task) -> Option<String> {
-        match environment(task) {
+        let note = match environment(task) {
             Ok(recipe) => recipe.and_then(|r| r.note()),
             Err(e) => Some(format!(
                 "environment/Dockerfile is not reproduced on the local backend: {e}"
             )),
+        };
+        let versions = self.host_check(task).other_versions;
+        if versions.is_empty() {
+            return note;
         }
+        let differs = format!(
+            "the host has other versions than environment/Dockerfile's RUN pins: {}",
+            versions.join(", ")
+        );
+        Some(match note {
+            Some(note) => format!("{note}; {differs}"),
+            None => differs,
+        })
     }
 }
 
@@ -240,9 +251,15 @@ fn environment(
 }
 
 impl LocalSandbox {
-    /// The packages `task`'s `RUN` steps install that the host lacks (asked once a task).
-    fn lacking(&self, task: &Task) -> Vec<String> {
-        if let Some(known) = self.lacking.lock().ok().and_then(|m| m.get(&task.dir).cloned()) {
+    /// What the host makes of the packages `task`'s `RUN` steps install (asked once a
+    /// task).
+    fn host_check(&self, task: &Task) -> installs::HostCheck {
+        if let Some(known) = self
+            .host_checks
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&task.dir).cloned())
+        {
             return known;
         }
         let installs = environment(task)
@@ -250,11 +267,11 @@ impl LocalSandbox {
             .flatten()
             .map(|r| r.installs)
             .unwrap_or_default();
-        let lacking = installs::lacking(&installs);
-        if let Ok(mut known) = self.lacking.lock() {
-            known.insert(task.dir.clone(), lacking.clone());
+        let check = installs::check_host(&installs);
+        if let Ok(mut known) = self.host_checks.lock() {
+            known.insert(task.dir.clone(), check.clone());
         }
-        lacking
+        check
     }
 
     /// Where cells' temporary roots are made.

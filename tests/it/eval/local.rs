@@ -699,8 +699,8 @@ fn the_agent_version_is_its_version_output() {
 
 /// A `RUN` step that installs packages is checked on the host: what the host lacks makes
 /// the task unproven on it, in one line naming the packages, and nothing runs; what it
-/// has lets the proof run without a note; any other `RUN` is noted as not reproduced and
-/// the proof still runs.
+/// has lets the proof run without a note, and a pin it has at another version with one;
+/// any other `RUN` is noted as not reproduced and the proof still runs.
 #[test]
 fn run_steps_are_checked_on_the_host() {
     let tmp = scratch();
@@ -716,6 +716,16 @@ fn run_steps_are_checked_on_the_host() {
         "host-has-it",
         "FROM debian:12\nWORKDIR /app\nRUN apt-get update && apt-get install -y --no-install-recommends sh \\\n && rm -rf /var/lib/apt/lists/*\n",
     );
+    with_dockerfile(
+        "other-version",
+        "FROM python:3.12\nWORKDIR /app\nRUN pip install pip==0.0.1\n",
+    );
+    let pip = std::process::Command::new("python3")
+        .args(["-c", "import importlib.metadata as m; print(m.version('pip'))"])
+        .output()
+        .unwrap();
+    let pip = String::from_utf8_lossy(&pip.stdout).trim().to_owned();
+    assert!(!pip.is_empty(), "the test host's python3 has pip");
     with_dockerfile(
         "host-lacks-it",
         "FROM python:3.12\nWORKDIR /app\nRUN apt-get update && apt-get install -y skillgate-no-such-tool\n\
@@ -738,15 +748,22 @@ fn run_steps_are_checked_on_the_host() {
     assert_eq!(
         stdout.lines().collect::<Vec<_>>(),
         [
-            "ok       host-has-it",
+            "ok       host-has-it".to_owned(),
             "problem  host-lacks-it: not proven on this host: environment/Dockerfile's RUN installs \
              what the host lacks (apt skillgate-no-such-tool, pip skillgate-no-such-dist==1.0), \
              and the local backend runs the host's programs; install them on the host or use \
-             --backend docker",
+             --backend docker"
+                .to_owned(),
+            format!(
+                "note     other-version: the host has other versions than environment/Dockerfile's \
+                 RUN pins: pip pip==0.0.1 (the host has {pip})"
+            ),
+            "ok       other-version".to_owned(),
             "note     unknown-step: the local backend does not reproduce these environment/Dockerfile \
-             steps: RUN curl -fsSL https://example.org/install.sh | sh",
-            "ok       unknown-step",
-            "3 tasks, 1 with problems",
+             steps: RUN curl -fsSL https://example.org/install.sh | sh"
+                .to_owned(),
+            "ok       unknown-step".to_owned(),
+            "4 tasks, 1 with problems".to_owned(),
         ],
         "{stderr}"
     );
