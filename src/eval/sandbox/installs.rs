@@ -14,6 +14,7 @@
 //! that name is on `PATH`; a pip package when the host's `python3` has its distribution;
 //! an npm package when it is in `npm root -g`. A `name==version` pip pin the host has at
 //! another version is told apart: the package is there, and the proof may still hold.
+//! Each package is asked once per process.
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -280,11 +281,7 @@ pub fn check_host(installs: &[Install]) -> HostCheck {
     let mut out = HostCheck::default();
     for (manager, list) in by_manager {
         let names: Vec<&str> = list.iter().map(|i| i.package.as_str()).collect();
-        let found = match manager {
-            Manager::Apt => apt_installed(&names),
-            Manager::Pip => pip_versions(&names),
-            Manager::Npm => npm_installed(&names),
-        };
+        let found = host_has(manager, &names);
         for install in list {
             let shown = match &install.pinned {
                 Some(v) => format!("{} {}=={v}", manager.name(), install.package),
@@ -301,6 +298,43 @@ pub fn check_host(installs: &[Install]) -> HostCheck {
         }
     }
     out
+}
+
+/// What the host was found to have, by manager and package (`None`: not there), so that
+/// a set of tasks installing the same packages asks the host once.
+type Known = BTreeMap<(Manager, String), Option<String>>;
+static KNOWN: std::sync::Mutex<Known> = std::sync::Mutex::new(BTreeMap::new());
+
+/// The packages among `names` the host has, with their versions (empty where not known):
+/// those asked before from [`KNOWN`], the others from the host.
+fn host_has(manager: Manager, names: &[&str]) -> BTreeMap<String, String> {
+    let known = KNOWN.lock().map(|k| k.clone()).unwrap_or_default();
+    let unasked: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !known.contains_key(&(manager, (*n).to_owned())))
+        .collect();
+    let asked = match (manager, unasked.is_empty()) {
+        (_, true) => BTreeMap::new(),
+        (Manager::Apt, false) => apt_installed(&unasked),
+        (Manager::Pip, false) => pip_versions(&unasked),
+        (Manager::Npm, false) => npm_installed(&unasked),
+    };
+    if let Ok(mut all) = KNOWN.lock() {
+        for name in &unasked {
+            all.insert((manager, (*name).to_owned()), asked.get(*name).cloned());
+        }
+    }
+    names
+        .iter()
+        .filter_map(|n| {
+            let have = match asked.get(*n) {
+                Some(v) => Some(v.clone()),
+                None => known.get(&(manager, (*n).to_owned())).cloned().flatten(),
+            }?;
+            Some(((*n).to_owned(), have))
+        })
+        .collect()
 }
 
 /// Runs a host command and returns its standard output, when it starts.
