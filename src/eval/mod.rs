@@ -434,11 +434,7 @@ pub fn agent_version(setup: &runner::AgentSetup, sandbox: &dyn sandbox::Sandbox)
     {
         parts.push(version);
     }
-    let files: Vec<&PathBuf> = setup
-        .host_program
-        .iter()
-        .chain(&setup.host_paths)
-        .collect();
+    let files: Vec<&PathBuf> = setup.host_program.iter().chain(&setup.host_paths).collect();
     if !files.is_empty() {
         let mut all = String::new();
         for file in files {

@@ -146,7 +146,10 @@ fn read_command(command: &str) -> Option<Vec<Install>> {
         }
         "uv" if args.first() == Some(&"pip") => pip(&args[1..]),
         "npm" => npm(args),
-        "rm" if args.iter().all(|a| a.starts_with('-') || a.starts_with("/var/lib/apt/lists")) => {
+        "rm" if args
+            .iter()
+            .all(|a| a.starts_with('-') || a.starts_with("/var/lib/apt/lists")) =>
+        {
             Some(Vec::new())
         }
         _ => None,
@@ -397,9 +400,8 @@ fn npm_installed(names: &[&str]) -> BTreeMap<String, String> {
 
 /// Whether a program of this name is on the host's `PATH`.
 fn on_path(name: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|dir| dir.join(name).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
 }
 
 #[cfg(test)]
@@ -429,11 +431,15 @@ mod tests {
         assert!(step.understood);
         assert_eq!(
             names(&step),
-            ["pip numpy==1.26.4", "pip pandas-extra", "npm @scope/tool", "npm typescript"]
+            [
+                "pip numpy==1.26.4",
+                "pip pandas-extra",
+                "npm @scope/tool",
+                "npm typescript"
+            ]
         );
-        let step = read_run(
-            "RUN [\"/bin/sh\", \"-c\", \"python3 -m pip install requests >/dev/null\"]",
-        );
+        let step =
+            read_run("RUN [\"/bin/sh\", \"-c\", \"python3 -m pip install requests >/dev/null\"]");
         assert_eq!(names(&step), ["pip requests"]);
         assert!(step.understood);
     }
@@ -477,7 +483,10 @@ mod tests {
         ]);
         assert_eq!(
             check.missing,
-            ["apt skillgate-no-such-package", "npm skillgate-no-such-package"]
+            [
+                "apt skillgate-no-such-package",
+                "npm skillgate-no-such-package"
+            ]
         );
         // The test host's python3 has pip; only its version differs from the pin.
         assert!(!have.is_empty());

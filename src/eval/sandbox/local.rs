@@ -12,6 +12,7 @@
 //!
 //! [`mounts`]: crate::eval::sandbox::mounts
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
@@ -19,7 +20,6 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
@@ -31,9 +31,9 @@ use nix::unistd::Pid;
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
 use crate::eval::sandbox::dockerfile::{Placed, Recipe, top};
-use crate::eval::sandbox::installs;
 use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
+use crate::eval::sandbox::installs;
 use crate::eval::sandbox::mounts::{Layout, View};
 use crate::eval::sandbox::teardown;
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};

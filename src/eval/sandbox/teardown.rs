@@ -35,14 +35,10 @@ pub struct GroupGuard(Option<usize>);
 impl GroupGuard {
     /// Lists process group `pgid`.
     pub fn new(pgid: i32) -> Self {
-        Self(
-            GROUPS
-                .iter()
-                .position(|slot| {
-                    slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
-                        .is_ok()
-                }),
-        )
+        Self(GROUPS.iter().position(|slot| {
+            slot.compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        }))
     }
 }
 
@@ -67,8 +63,13 @@ impl MountGuard {
         };
         let raw = c.into_raw();
         let at = MOUNTS.iter().position(|slot| {
-            slot.compare_exchange(std::ptr::null_mut(), raw, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
+            slot.compare_exchange(
+                std::ptr::null_mut(),
+                raw,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            )
+            .is_ok()
         });
         if at.is_none() {
             // SAFETY: `raw` came from `into_raw` just above and was never shared.

@@ -379,9 +379,12 @@ fn folder_with_unavailable_images(dir: &std::path::Path) -> std::path::PathBuf {
         BUSYBOX_IMAGE,
         "127.0.0.1:9/skillgate-no-such-image:0",
     );
-    let built = built_task(&dir.join("built"), "FROM nonexistent.invalid/x:1
+    let built = built_task(
+        &dir.join("built"),
+        "FROM nonexistent.invalid/x:1
 WORKDIR /app
-");
+",
+    );
     copy_dir(&built, &tasks.join("unbuildable"));
     let broken = tasks.join("broken-config");
     copy_dir(&good, &broken);
@@ -409,7 +412,10 @@ fn an_unavailable_image_refuses_its_task_only_in_tasks_check() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
     assert_eq!(lines.len(), 5, "{stdout}\n{stderr}");
-    assert!(lines[0].starts_with("problem  broken-config: task.toml:"), "{stdout}");
+    assert!(
+        lines[0].starts_with("problem  broken-config: task.toml:"),
+        "{stdout}"
+    );
     assert_eq!(lines[1], "ok       good", "{stdout}\n{stderr}");
     assert!(
         lines[2].starts_with("problem  unbuildable: building environment/Dockerfile failed: ")
@@ -422,7 +428,10 @@ fn an_unavailable_image_refuses_its_task_only_in_tasks_check() {
         ),
         "{stdout}"
     );
-    assert!(lines.iter().all(|l| l.len() < 500), "one short line each: {stdout}");
+    assert!(
+        lines.iter().all(|l| l.len() < 500),
+        "one short line each: {stdout}"
+    );
     assert_eq!(lines[4], "4 tasks, 3 with problems");
 }
 
@@ -444,7 +453,10 @@ fn an_unavailable_image_refuses_its_task_only_in_eval() {
     let info = skillgate::eval::journal::read_run_info(&out).unwrap();
     let mut refused: Vec<&str> = info.tasks_refused.iter().map(|r| r.task.as_str()).collect();
     refused.sort_unstable();
-    assert_eq!(refused, ["broken-config", "unbuildable", "unpullable-image"]);
+    assert_eq!(
+        refused,
+        ["broken-config", "unbuildable", "unpullable-image"]
+    );
     let unpullable = &info
         .tasks_refused
         .iter()

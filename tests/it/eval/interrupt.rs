@@ -24,10 +24,7 @@ fn sleeping_oracle(dir: &Path, storage: bool) -> (PathBuf, [String; 2]) {
     let sleeps = [format!("41{marker}"), format!("42{marker}")];
     std::fs::write(
         task.join("solution/solve.sh"),
-        format!(
-            "#!/bin/sh\nsleep {} &\nsleep {}\n",
-            sleeps[0], sleeps[1]
-        ),
+        format!("#!/bin/sh\nsleep {} &\nsleep {}\n", sleeps[0], sleeps[1]),
     )
     .unwrap();
     edit(
@@ -154,16 +151,31 @@ fn local_one_signal_tears_the_cell_down() {
         let mut child = start_check("local", &task, &temp);
         wait_for_oracle(&mut child, &sleeps);
         let cell = format!("skillgate-cell-{}-", child.id());
-        assert_eq!(mounts_containing(&cell).len(), 1, "the storage tmpfs is mounted");
-        assert_eq!(signal(&mut child, &[sig], Duration::ZERO), Some(130), "SIG{sig}");
+        assert_eq!(
+            mounts_containing(&cell).len(),
+            1,
+            "the storage tmpfs is mounted"
+        );
+        assert_eq!(
+            signal(&mut child, &[sig], Duration::ZERO),
+            Some(130),
+            "SIG{sig}"
+        );
         assert_no_sleeper(&sleeps);
         assert_eq!(mounts_containing(&cell), Vec::<String>::new(), "SIG{sig}");
-        assert_eq!(cell_roots(&temp, child.id()), Vec::<PathBuf>::new(), "SIG{sig}");
+        assert_eq!(
+            cell_roots(&temp, child.id()),
+            Vec::<PathBuf>::new(),
+            "SIG{sig}"
+        );
         let groups: Vec<_> = Hierarchy::detect()
             .unwrap()
             .stale_groups()
             .into_iter()
-            .filter(|g| g.to_string_lossy().contains(&format!("skillgate-{}-", child.id())))
+            .filter(|g| {
+                g.to_string_lossy()
+                    .contains(&format!("skillgate-{}-", child.id()))
+            })
             .collect();
         assert!(groups.is_empty(), "SIG{sig}: groups left: {groups:?}");
     }
@@ -181,7 +193,11 @@ fn local_second_ctrl_c_exits_at_once_and_still_kills_and_unmounts() {
     let mut child = start_check("local", &task, &temp);
     wait_for_oracle(&mut child, &sleeps);
     let cell = format!("skillgate-cell-{}-", child.id());
-    assert_eq!(mounts_containing(&cell).len(), 1, "the storage tmpfs is mounted");
+    assert_eq!(
+        mounts_containing(&cell).len(),
+        1,
+        "the storage tmpfs is mounted"
+    );
     let code = signal(&mut child, &["INT", "INT"], Duration::from_millis(2));
     assert_eq!(code, Some(130));
     assert_no_sleeper(&sleeps);

@@ -640,7 +640,11 @@ fn a_changed_agent_is_not_served_from_the_cache() {
     std::fs::write(&agent, "#!/bin/sh\n# release 2\nexit 0\n").unwrap();
     o.out = tmp.path().join("run-3");
     let changed = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
-    assert_eq!((changed.ran, changed.cached), (1, 0), "a changed agent runs again");
+    assert_eq!(
+        (changed.ran, changed.cached),
+        (1, 0),
+        "a changed agent runs again"
+    );
     let (v1, v3) = (version_of(&tmp.path().join("run-1")), version_of(&o.out));
     assert!(v1.starts_with("sha256:") && v1.len() == 7 + 16, "{v1}");
     assert_ne!(v1, v3);
@@ -691,10 +695,13 @@ fn the_agent_version_is_its_version_output() {
         Some("2.1.7 (Claude Code)")
     );
     // Uploaded as a host file: its hash, never run.
-    let hashed = skillgate::eval::agent_version(&setup(&fake, Some(fake.clone().into())), &sandbox)
-        .unwrap();
+    let hashed =
+        skillgate::eval::agent_version(&setup(&fake, Some(fake.clone().into())), &sandbox).unwrap();
     assert!(hashed.starts_with("sha256:"), "{hashed}");
-    assert_eq!(skillgate::eval::agent_version(&setup(&silent, None), &sandbox), None);
+    assert_eq!(
+        skillgate::eval::agent_version(&setup(&silent, None), &sandbox),
+        None
+    );
 }
 
 /// A `RUN` step that installs packages is checked on the host: what the host lacks makes
@@ -721,7 +728,10 @@ fn run_steps_are_checked_on_the_host() {
         "FROM python:3.12\nWORKDIR /app\nRUN pip install pip==0.0.1\n",
     );
     let pip = std::process::Command::new("python3")
-        .args(["-c", "import importlib.metadata as m; print(m.version('pip'))"])
+        .args([
+            "-c",
+            "import importlib.metadata as m; print(m.version('pip'))",
+        ])
         .output()
         .unwrap();
     let pip = String::from_utf8_lossy(&pip.stdout).trim().to_owned();
