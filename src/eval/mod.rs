@@ -74,7 +74,8 @@ pub enum EvalError {
         /// What is wrong.
         problem: journal::JournalProblem,
     },
-    /// The sandbox cannot run cells at all (daemon unreachable, image missing, build failed).
+    /// The sandbox cannot run cells at all (daemon unreachable, no namespaces); a task's
+    /// image that cannot be had refuses that task instead.
     #[error(transparent)]
     Sandbox(#[from] sandbox::SandboxError),
     /// The run was interrupted (Ctrl-C); its journal holds every cell finished before.

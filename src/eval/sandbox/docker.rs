@@ -2,7 +2,8 @@
 //! built from `environment/Dockerfile`, or a derived image with the agent installed),
 //! with CPU, memory and pid limits. The workspace goes in as a tar; tests only after the
 //! agent stops; the verifier runs with the container cut off from every network. The
-//! container is removed when the session drops, on error and on Ctrl-C too.
+//! container is removed when the session drops, on error and on Ctrl-C or SIGTERM too. A
+//! task whose image cannot be had is refused by `prepare`; the others still run.
 
 use std::collections::HashMap;
 use std::io::Write;
