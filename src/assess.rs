@@ -89,10 +89,20 @@ pub fn decide(
     let cells = journal::read_cells(&run_dir.join(journal::CELLS_FILE))?;
     let summary = stats::summarize(&cells, policy.stats)?;
     let verdict = verdict::decide(policy.verdict, findings, Some(&summary));
+    let version = recorded_agent_version(run_dir);
     Ok(match cells.first() {
-        Some(cell) => verdict.measured_with(&cell.agent, &cell.model, None),
+        Some(cell) => verdict.measured_with(&cell.agent, &cell.model, version.as_deref()),
         None => verdict,
     })
+}
+
+/// The agent's version the run recorded in `run.json` (`None` when it recorded none, or
+/// when the run directory has no readable `run.json`).
+fn recorded_agent_version(run_dir: &Path) -> Option<String> {
+    journal::read_run_info(run_dir)
+        .ok()?
+        .versions
+        .remove(eval::runner::AGENT_VERSION)
 }
 
 /// What a run directory's journal decides: one verdict, or a panel when its cells were
@@ -120,7 +130,7 @@ pub fn assess_run(
         policy.verdict,
         findings,
         &measured,
-        None,
+        recorded_agent_version(run_dir).as_deref(),
         policy.stats,
     )))
 }

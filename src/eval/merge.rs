@@ -237,7 +237,10 @@ fn differs(a: &RunInfo, b: &RunInfo) -> Option<&'static str> {
             "whether storage limits are required",
             x.require_storage_limits == y.require_storage_limits,
         ),
-        ("skillgate's version", a.versions == b.versions),
+        (
+            "the versions (skillgate, backend, agent)",
+            a.versions == b.versions,
+        ),
     ];
     checks.iter().find(|(_, same)| !same).map(|(what, _)| *what)
 }

@@ -74,7 +74,8 @@ pub enum EvalError {
         /// What is wrong.
         problem: journal::JournalProblem,
     },
-    /// The sandbox cannot run cells at all (daemon unreachable, image missing, build failed).
+    /// The sandbox cannot run cells at all (daemon unreachable, no namespaces); a task's
+    /// image that cannot be had refuses that task instead.
     #[error(transparent)]
     Sandbox(#[from] sandbox::SandboxError),
     /// The run was interrupted (Ctrl-C); its journal holds every cell finished before.
@@ -347,6 +348,17 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
             reason,
         });
     }
+    // A task whose environment cannot be had (an image neither pulled nor built) is
+    // skipped with the reason; the others still run.
+    let unavailable = sandbox.prepare(&runnable)?;
+    for refusal in &unavailable {
+        eprintln!("skipped task {}: {}", refusal.task, refusal.reason);
+    }
+    let runnable: Vec<task::Task> = runnable
+        .into_iter()
+        .filter(|t| !unavailable.iter().any(|r| r.task == t.id))
+        .collect();
+    plan.refused.extend(unavailable);
     if runnable.is_empty() {
         return Err(EvalError::NoTaskForBackend {
             tasks: options.tasks.clone(),
@@ -354,6 +366,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         });
     }
     plan.tasks = runnable;
+    plan.agent.version = agent_version(&plan.agent, sandbox.as_ref());
     if let Some(line) = storage_not_enforced_line(sandbox.as_ref(), &plan.tasks) {
         eprintln!("{line}");
     }
@@ -406,7 +419,42 @@ pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
         model: options.model.clone(),
         models: options.models.clone(),
         pass_env: options.pass_env.clone(),
+        version: None,
     }
+}
+
+/// The agent's version, as the cache fingerprint and the verdict use it: the `--version`
+/// output of the command's program where the cells run it (unless that program is a host
+/// file, uploaded as it is), and `sha256:` with the first 16 hex digits of a hash over the
+/// host files and folders the command names (an `--agent-cmd` script, `python3
+/// /opt/agent/main.py`'s script), joined by `; `. `None` when neither says anything (a
+/// program without `--version`, naming no host file).
+pub fn agent_version(setup: &runner::AgentSetup, sandbox: &dyn sandbox::Sandbox) -> Option<String> {
+    let mut parts = Vec::new();
+    if setup.host_program.is_none()
+        && let Some(program) = setup.program.split_whitespace().next()
+        && let Some(version) = sandbox.program_version(program)
+    {
+        parts.push(version);
+    }
+    let files: Vec<&PathBuf> = setup.host_program.iter().chain(&setup.host_paths).collect();
+    if !files.is_empty() {
+        let mut all = String::new();
+        for file in files {
+            let hash = if file.is_dir() {
+                task::tree_sha256(file).ok()
+            } else {
+                std::fs::read(file).ok().map(|b| sha256_hex(&b))
+            };
+            all.push_str(&format!(
+                "{}\0{}\n",
+                file.display(),
+                hash.unwrap_or_default()
+            ));
+        }
+        parts.push(format!("sha256:{}", &sha256_hex(all.as_bytes())[..16]));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// The absolute host paths that a command names after its first word, as words of their
@@ -489,7 +537,24 @@ pub fn check_tasks(
             discrimination: None,
         });
     }
-    sandbox.prepare(&tasks)?;
+    // A task whose environment cannot be had (an image neither pulled nor built) is a
+    // problem of that task; the others are still proved.
+    let unavailable = sandbox.prepare(&tasks)?;
+    let (tasks, unprepared): (Vec<_>, Vec<_>) = tasks
+        .into_iter()
+        .partition(|t| !unavailable.iter().any(|r| r.task == t.id));
+    for task in &unprepared {
+        out.push(TaskCheck {
+            task: task.id.clone(),
+            problems: unavailable
+                .iter()
+                .filter(|r| r.task == task.id)
+                .map(|r| r.reason.clone())
+                .collect(),
+            notes: sandbox.environment_note(task).into_iter().collect(),
+            discrimination: None,
+        });
+    }
     let bases = base::Bases::load(repo_dir, &tasks)?;
     for task in &tasks {
         let mut problems: Vec<String> = task

@@ -29,6 +29,9 @@ use crate::eval::sandbox::{
 use crate::eval::task::{Phase, Task};
 use crate::shard::Shard;
 
+/// The key of the agent's version in `run.json`'s `versions`.
+pub const AGENT_VERSION: &str = "agent";
+
 /// Verifier output kept as feedback for the next attempt.
 const FEEDBACK_BYTES: usize = 16 * 1024;
 
@@ -54,6 +57,11 @@ pub struct AgentSetup {
     pub models: Vec<String>,
     /// Names of host variables passed to the agent (model keys).
     pub pass_env: Vec<String>,
+    /// The agent's version: its `--version` output where it runs, and the hash of the
+    /// host files its command names (see [`crate::eval::agent_version`]); `None` when
+    /// neither says anything. Part of the cache fingerprint, and recorded in `run.json`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 impl AgentSetup {
@@ -172,6 +180,7 @@ impl Plan {
             "placement": self.placement,
             "attempts": self.attempts,
             "program": self.agent.program,
+            "agent_version": self.agent.version,
             "backend": backend,
         })
     }
@@ -239,7 +248,8 @@ fn model_dir(model: &str) -> String {
         .collect()
 }
 
-/// Runs every cell of `plan` not yet in the journal of `run_dir`.
+/// Runs every cell of `plan` not yet in the journal of `run_dir`, on a sandbox already
+/// prepared for the plan's tasks.
 pub fn run(
     plan: &Plan,
     sandbox: &dyn Sandbox,
@@ -255,7 +265,6 @@ pub fn run(
     } else {
         Journal::create(run_dir)?
     };
-    sandbox.prepare(&plan.tasks)?;
     let command: Vec<String> = std::env::args().collect();
     let now = rfc3339(SystemTime::now());
     // A resumed run keeps its first command and start, and adds this invocation to them.
@@ -277,7 +286,15 @@ pub fn run(
         versions: BTreeMap::from([
             ("skillgate".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
             ("backend".to_owned(), sandbox.name().to_owned()),
-        ]),
+        ])
+        .into_iter()
+        .chain(
+            plan.agent
+                .version
+                .clone()
+                .map(|v| (AGENT_VERSION.to_owned(), v)),
+        )
+        .collect(),
         skill_body: BodyMeasure::of_skill(&plan.skill),
         control_body: plan.control.measure,
         started_at: previous.map_or(now, |p| p.started_at),

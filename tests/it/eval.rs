@@ -7,5 +7,6 @@ pub mod support;
 mod transcripts;
 
 mod docker;
+mod interrupt;
 mod local;
 mod unit;

@@ -261,7 +261,6 @@ fn a_scripted_agent_gets_a_verdict_per_model() {
         .iter()
         .map(|v| {
             assert_eq!(v["agent"], "command");
-            assert!(v["agent_version"].is_null());
             (
                 v["model"].as_str().unwrap().to_owned(),
                 v["evidence"].as_str().unwrap().to_owned(),
@@ -291,6 +290,14 @@ fn a_scripted_agent_gets_a_verdict_per_model() {
     assert_eq!(transfer[0]["decisions_agree"], false);
     assert_eq!(transfer[2]["decisions_agree"], true);
 
+    // The scripted agent is a host file: its version is its hash, recorded by the run.
+    let info: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("run.json")).unwrap()).unwrap();
+    let version = info["versions"]["agent"].as_str().unwrap().to_owned();
+    assert!(version.starts_with("sha256:"), "{version}");
+    for v in panel["verdicts"].as_array().unwrap() {
+        assert_eq!(v["agent_version"], version.as_str());
+    }
     for format in ["human", "markdown", "html"] {
         let dir = out.display().to_string();
         let (code, text, stderr) = crate::support::run(&["report", &dir, "--format", format]);
@@ -301,7 +308,7 @@ fn a_scripted_agent_gets_a_verdict_per_model() {
         );
         assert!(text.contains("m-helps / m-harms"), "{format}");
         assert!(
-            text.contains("agent command (version not recorded), model m-nothing"),
+            text.contains(&format!("agent command ({version}), model m-nothing")),
             "{format}"
         );
     }

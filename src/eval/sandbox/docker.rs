@@ -2,7 +2,8 @@
 //! built from `environment/Dockerfile`, or a derived image with the agent installed),
 //! with CPU, memory and pid limits. The workspace goes in as a tar; tests only after the
 //! agent stops; the verifier runs with the container cut off from every network. The
-//! container is removed when the session drops, on error and on Ctrl-C too.
+//! container is removed when the session drops, on error and on Ctrl-C or SIGTERM too. A
+//! task whose image cannot be had is refused by `prepare`; the others still run.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -29,9 +30,10 @@ use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::oom_kill_count;
 use crate::eval::sandbox::error::{BuildError, ExitCode, InstallError, PullError, SandboxError};
 use crate::eval::sandbox::{
-    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, remove_skills_script,
+    Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, VERSION_TIMEOUT,
+    one_line, remove_skills_script, version_line,
 };
-use crate::eval::task::{Phase, Task, TaskProblem};
+use crate::eval::task::{Phase, Refusal, Task, TaskProblem};
 
 /// Label on every container skillgate starts.
 pub const LABEL: &str = "skillgate";
@@ -260,15 +262,25 @@ impl DockerSandbox {
         self.runtime.block_on(f)
     }
 
-    /// On Ctrl-C, stops new containers from starting, removes every container of this run
-    /// (also ones a worker created while this ran), then exits with 130.
+    /// On Ctrl-C or SIGTERM, stops new containers from starting, removes every container
+    /// of this run (also ones a worker created while this ran), then exits with 130. The
+    /// removal is forced, so it kills the containers' processes at once; a second Ctrl-C
+    /// during it changes nothing, since the process exits as soon as it is done.
     fn remove_on_interrupt(&self) {
         let docker = self.docker.clone();
         let stopping = Arc::clone(&self.stopping);
         let label = format!("{RUN_LABEL}={}", self.run_id);
         self.runtime.spawn(async move {
-            if tokio::signal::ctrl_c().await.is_err() {
-                return;
+            let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
+            let terminated = async {
+                match term {
+                    Ok(mut term) => drop(term.recv().await),
+                    Err(_) => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                caught = tokio::signal::ctrl_c() => if caught.is_err() { return },
+                () = terminated => {}
             }
             stopping.store(true, Ordering::SeqCst);
             let filters = HashMap::from([("label", vec![label])]);
@@ -521,6 +533,38 @@ impl DockerSandbox {
         Ok(tag)
     }
 
+    /// `program --version` in a container of `image`: its first line when it exits 0
+    /// within [`VERSION_TIMEOUT`]. The container is removed in every case.
+    async fn version_in(&self, image: &str, program: &str) -> Option<String> {
+        let id = self.create(image, None, false).await.ok()?;
+        let run = async {
+            let argv = vec![program.to_owned(), "--version".to_owned()];
+            let exec = self
+                .docker
+                .create_exec(&id, exec_options(argv, Vec::new(), None))
+                .await
+                .ok()?;
+            let mut stdout = Vec::new();
+            if let StartExecResults::Attached { mut output, .. } =
+                self.docker.start_exec(&exec.id, None).await.ok()?
+            {
+                while let Some(Ok(chunk)) = output.next().await {
+                    if let LogOutput::StdOut { message } = chunk {
+                        stdout.extend_from_slice(&message);
+                    }
+                }
+            }
+            let code = self.docker.inspect_exec(&exec.id).await.ok()?.exit_code;
+            (code == Some(0)).then(|| version_line(&stdout)).flatten()
+        };
+        let version = tokio::time::timeout(VERSION_TIMEOUT, run)
+            .await
+            .ok()
+            .flatten();
+        self.remove_container(&id).await;
+        version
+    }
+
     /// Creates and starts a kept-alive container.
     async fn create(
         &self,
@@ -616,12 +660,22 @@ impl Sandbox for DockerSandbox {
         self.storage_support().err()
     }
 
+    fn program_version(&self, program: &str) -> Option<String> {
+        // In the image of the first prepared task (by id), where the cells run it.
+        let image = {
+            let images = self.images.lock().ok()?;
+            let first = images.keys().min()?;
+            images.get(first)?.image.clone()
+        };
+        self.block_on(self.version_in(&image, program))
+    }
+
     fn after_interrupt(&self) {
         // The interrupt handler removes this run's containers and ends the process.
         std::thread::sleep(std::time::Duration::from_secs(5));
     }
 
-    fn prepare(&self, tasks: &[Task]) -> Result<(), EvalError> {
+    fn prepare(&self, tasks: &[Task]) -> Result<Vec<Refusal>, EvalError> {
         // A killed earlier process of the same run may have left containers behind.
         for id in self.run_containers()? {
             self.block_on(self.remove_container(&id));
@@ -631,12 +685,25 @@ impl Sandbox for DockerSandbox {
             let _ = self.storage_support();
         }
         let mut resolved = HashMap::new();
+        let mut refused = Vec::new();
         for task in tasks {
-            resolved.insert(task.id.clone(), self.block_on(self.resolve_image(task))?);
+            if self.interrupted() {
+                return Err(EvalError::Interrupted);
+            }
+            // An image that cannot be had refuses its task only; the others still run.
+            match self.block_on(self.resolve_image(task)) {
+                Ok(image) => {
+                    resolved.insert(task.id.clone(), image);
+                }
+                Err(e) => refused.push(Refusal {
+                    task: task.id.clone(),
+                    reason: unavailable(&e),
+                }),
+            }
         }
         let mut images = self.images.lock().map_err(|_| SandboxError::ImageTable)?;
         images.extend(resolved);
-        Ok(())
+        Ok(refused)
     }
 
     fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError> {
@@ -1049,6 +1116,31 @@ fn rooted_tar(dest: &str, bundle: &Bundle) -> Result<Vec<u8>, CellError> {
     builder
         .into_inner()
         .map_err(|e| CellError::new("archiving", e))
+}
+
+/// Why a task's image cannot be had, in one line without the task's name (the line that
+/// shows it names the task): the pull's or the build's error, cut short.
+fn unavailable(error: &EvalError) -> String {
+    match error {
+        EvalError::Sandbox(SandboxError::Pull { image, error, .. }) => format!(
+            "image `{image}` is missing and cannot be pulled: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Sandbox(SandboxError::ImageMissing { image, error, .. }) => format!(
+            "image `{image}` is missing: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Sandbox(SandboxError::Build { error, .. }) => format!(
+            "building environment/Dockerfile failed: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Sandbox(SandboxError::AgentInstall { image, error }) => format!(
+            "the agent's install step fails in {image}: {}",
+            one_line(&error.to_string())
+        ),
+        EvalError::Task { problem, .. } => one_line(&problem.to_string()),
+        other => one_line(&other.to_string()),
+    }
 }
 
 /// Whether a storage driver limits a container's disk, or why not.

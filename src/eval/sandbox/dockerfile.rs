@@ -3,7 +3,9 @@
 //! `environment/` folder; globs honoured, `--chown` and `--chmod` ignored, here-documents
 //! written out) and its `ENV`. What it cannot (a `RUN`, files from another stage or image,
 //! a remote `ADD`, a destination inside the host's own folders) is listed as
-//! [`Recipe::missing`], one short line a step, for `tasks check` and the journal.
+//! [`Recipe::missing`], one short line a step, for `tasks check` and the journal; a `RUN`
+//! that only installs packages is not, and the packages are listed as
+//! [`Recipe::installs`] for the host to have.
 //!
 //! The Dockerfile is read with the `parse-dockerfile` crate; `$VAR` and `${VAR}` in paths
 //! and values are expanded from the stage's `ARG` defaults and `ENV`, as Docker does.
@@ -11,6 +13,8 @@
 use std::path::{Path, PathBuf};
 
 use parse_dockerfile::{Instruction, Source};
+
+use crate::eval::sandbox::installs::{Install, read_run};
 
 /// One file the image would hold, taken from the build context.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +36,10 @@ pub struct Recipe {
     pub env: Vec<(String, String)>,
     /// Steps the local backend cannot reproduce, one short line each.
     pub missing: Vec<String>,
+    /// Packages the `RUN` steps install, for the host to have (see [`installs`]).
+    ///
+    /// [`installs`]: crate::eval::sandbox::installs
+    pub installs: Vec<Install>,
 }
 
 /// A Dockerfile that cannot be read.
@@ -183,7 +191,13 @@ impl Recipe {
                 }
                 Instruction::Run(_) => {
                     let span = instruction_text(instruction, text);
-                    recipe.missing.push(quote(&span));
+                    // Package installs are checked on the host; a step doing anything
+                    // else is not reproduced.
+                    let step = read_run(&expand(&span, &vars));
+                    recipe.installs.extend(step.installs);
+                    if !step.understood {
+                        recipe.missing.push(quote(&span));
+                    }
                 }
                 _ => {}
             }
@@ -555,7 +569,7 @@ mod tests {
             "FROM python:3.12-slim\nARG DATA=/srv/data\nWORKDIR /app\n\
              COPY --chown=1000:1000 problem.json ./\nCOPY inputs/*.csv /app/inputs/\n\
              COPY conf $DATA/conf\nENV MODE=fast LABEL=\"two words\"\nENV OLD value here\n\
-             RUN pip install \\\n    numpy==2.0\nADD https://example.org/x.bin /opt/x.bin\n\
+             RUN pip install \\\n    numpy==2.0\nRUN make -C $DATA\nADD https://example.org/x.bin /opt/x.bin\n\
              COPY --from=builder /out /app/out\nWORKDIR sub\n",
             &[
                 ("problem.json", "{}"),
@@ -586,12 +600,21 @@ mod tests {
         assert_eq!(
             r.missing,
             vec![
-                "RUN pip install numpy==2.0",
+                "RUN make -C $DATA",
                 "ADD https://example.org/x.bin (a remote file)",
                 "COPY --from=builder (another stage's or image's files)",
             ]
         );
-        assert!(r.note().unwrap().contains("RUN pip install numpy==2.0"));
+        assert!(r.note().unwrap().contains("RUN make -C $DATA"));
+        // A step that only installs packages is checked on the host, not noted.
+        assert_eq!(
+            r.installs,
+            vec![crate::eval::sandbox::installs::Install {
+                manager: crate::eval::sandbox::installs::Manager::Pip,
+                package: "numpy".into(),
+                pinned: Some("2.0".into()),
+            }]
+        );
         assert_eq!(r.own_tops(|t| t == "srv"), vec!["app"]);
     }
 

@@ -1,5 +1,7 @@
 //! Why a sandbox cannot run cells at all. These stop the run before its cells (or after a
-//! worker died); a failure inside one cell is a [`CellError`], journaled and retried.
+//! worker died), except a task's own image failing (missing, not pulled, not built, the
+//! agent not installed in it), which `prepare` turns into that task's refusal; a failure
+//! inside one cell is a [`CellError`], journaled and retried.
 
 use std::fmt;
 use std::process::ExitStatus;

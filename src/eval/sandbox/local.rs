@@ -12,6 +12,7 @@
 //!
 //! [`mounts`]: crate::eval::sandbox::mounts
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, RawFd};
@@ -19,7 +20,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{OnceLock, mpsc};
+use std::sync::{Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use nix::libc;
@@ -32,9 +33,11 @@ use crate::eval::sandbox::cgroup::{Group, Hierarchy, Limits};
 use crate::eval::sandbox::dockerfile::{Placed, Recipe, top};
 use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
+use crate::eval::sandbox::installs;
 use crate::eval::sandbox::mounts::{Layout, View};
+use crate::eval::sandbox::teardown;
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
-use crate::eval::task::Task;
+use crate::eval::task::{Refusal, Task};
 
 /// The workspace directory inside a session's root, and its sandbox path unless the task
 /// names another.
@@ -59,6 +62,8 @@ pub struct LocalSandbox {
     pub temp_root: Option<PathBuf>,
     /// Where control groups are made, once [`Sandbox::prepare`] has found a place.
     cgroups: OnceLock<Hierarchy>,
+    /// What the host makes of each task's `RUN` installs, by task folder (asked once).
+    host_checks: Mutex<HashMap<PathBuf, installs::HostCheck>>,
 }
 
 impl Sandbox for LocalSandbox {
@@ -66,7 +71,7 @@ impl Sandbox for LocalSandbox {
         "local"
     }
 
-    fn prepare(&self, _tasks: &[Task]) -> Result<(), EvalError> {
+    fn prepare(&self, _tasks: &[Task]) -> Result<Vec<Refusal>, EvalError> {
         // The protocol needs a POSIX shell; nothing else is assumed.
         match Command::new("sh").arg("-c").arg("exit 0").status() {
             Ok(s) if s.success() => {}
@@ -91,7 +96,7 @@ impl Sandbox for LocalSandbox {
             let _ = std::fs::remove_dir_all(dir);
         }
         let _ = self.cgroups.set(hierarchy);
-        Ok(())
+        Ok(Vec::new())
     }
 
     fn open(&self, task: &Task, workspace: &Bundle) -> Result<Box<dyn Session + '_>, CellError> {
@@ -173,15 +178,36 @@ impl Sandbox for LocalSandbox {
                     format!("[environment] storage ({mb} MB) is enforced on the local backend by a size-limited tmpfs holding the cell's files, which only root can mount; run skillgate as root or use --backend docker")
                 })
             })
+            .or_else(|| {
+                let lacking = self.host_check(task).missing;
+                (!lacking.is_empty()).then(|| {
+                    format!(
+                        "not proven on this host: environment/Dockerfile's RUN installs what the host lacks ({}), and the local backend runs the host's programs; install them on the host or use --backend docker",
+                        lacking.join(", ")
+                    )
+                })
+            })
     }
 
     fn environment_note(&self, task: &Task) -> Option<String> {
-        match environment(task) {
+        let note = match environment(task) {
             Ok(recipe) => recipe.and_then(|r| r.note()),
             Err(e) => Some(format!(
                 "environment/Dockerfile is not reproduced on the local backend: {e}"
             )),
+        };
+        let versions = self.host_check(task).other_versions;
+        if versions.is_empty() {
+            return note;
         }
+        let differs = format!(
+            "the host has other versions than environment/Dockerfile's RUN pins: {}",
+            versions.join(", ")
+        );
+        Some(match note {
+            Some(note) => format!("{note}; {differs}"),
+            None => differs,
+        })
     }
 }
 
@@ -225,6 +251,29 @@ fn environment(
 }
 
 impl LocalSandbox {
+    /// What the host makes of the packages `task`'s `RUN` steps install (asked once a
+    /// task).
+    fn host_check(&self, task: &Task) -> installs::HostCheck {
+        if let Some(known) = self
+            .host_checks
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&task.dir).cloned())
+        {
+            return known;
+        }
+        let installs = environment(task)
+            .ok()
+            .flatten()
+            .map(|r| r.installs)
+            .unwrap_or_default();
+        let check = installs::check_host(&installs);
+        if let Ok(mut known) = self.host_checks.lock() {
+            known.insert(task.dir.clone(), check.clone());
+        }
+        check
+    }
+
     /// Where cells' temporary roots are made.
     pub fn temp_root(&self) -> PathBuf {
         self.temp_root.clone().unwrap_or_else(std::env::temp_dir)
@@ -348,14 +397,18 @@ fn loopback_up() -> io::Result<()> {
 
 extern "C" fn on_interrupt(_signal: libc::c_int) {
     if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // A second Ctrl-C: leave at once.
+        // A second Ctrl-C: kill the running commands' processes and detach the cells'
+        // mounts, then leave at once.
+        teardown::now();
         // SAFETY: `_exit` is async-signal-safe.
         unsafe { libc::_exit(130) };
     }
 }
 
 /// Ctrl-C and SIGTERM set [`INTERRUPTED`]: running commands are killed and their groups and
-/// temporary roots removed before the run returns as interrupted. A second Ctrl-C exits.
+/// temporary roots removed before the run returns as interrupted. A second one kills the
+/// running commands' processes and detaches the cells' storage mounts, then exits at once
+/// (see [`teardown`]).
 fn catch_interrupts() -> Result<(), EvalError> {
     static INSTALLED: OnceLock<Result<(), (Signal, nix::errno::Errno)>> = OnceLock::new();
     INSTALLED
@@ -380,6 +433,8 @@ fn catch_interrupts() -> Result<(), EvalError> {
 /// command's memory limit too, as a tmpfs's do.
 struct Storage {
     at: PathBuf,
+    /// Lists the mount for a second Ctrl-C; dropped before the unmount.
+    listed: Option<teardown::MountGuard>,
 }
 
 impl Storage {
@@ -392,7 +447,10 @@ impl Storage {
             nix::mount::MsFlags::MS_NOSUID | nix::mount::MsFlags::MS_NODEV,
             Some(options.as_str()),
         )?;
-        Ok(Self { at: at.to_owned() })
+        Ok(Self {
+            at: at.to_owned(),
+            listed: Some(teardown::MountGuard::new(at)),
+        })
     }
 
     /// Whether the tmpfs is full: a write past the limit fills every block before it fails.
@@ -403,6 +461,7 @@ impl Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
+        self.listed = None;
         let _ = nix::mount::umount2(&self.at, nix::mount::MntFlags::MNT_DETACH);
     }
 }
@@ -581,6 +640,7 @@ impl Session for LocalSession<'_> {
         drop(report_write);
         let mut child = spawned.map_err(|e| CellError::new(&format!("starting {program}"), e))?;
         let pgid = Pid::from_raw(child.id() as i32);
+        let listed = teardown::GroupGuard::new(pgid.as_raw());
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let _ = tx.send(child.wait());
@@ -607,6 +667,8 @@ impl Session for LocalSession<'_> {
                 }
             }
         };
+        // Reaped: the group's id may be reused from now on.
+        drop(listed);
         // Processes the command left behind die with it, also ones that left its group.
         group.kill();
         let oom_killed = group.oom_kills() > 0;

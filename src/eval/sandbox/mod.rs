@@ -9,14 +9,16 @@ pub mod docker;
 pub mod dockerfile;
 pub mod error;
 pub mod init;
+pub mod installs;
 pub mod local;
 pub mod mounts;
+pub mod teardown;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::eval::EvalError;
-use crate::eval::task::Task;
+use crate::eval::task::{Refusal, Task};
 pub use error::SandboxError;
 
 /// Where the cell's own files (instruction, usage, feedback, agent program) live.
@@ -90,9 +92,12 @@ pub trait Sandbox: Send + Sync {
     /// `docker` or `local`, for `run.json`.
     fn name(&self) -> &'static str;
 
-    /// Everything that can fail for all cells alike (daemon unreachable, image missing,
-    /// build failing, agent install), checked once before any cell runs.
-    fn prepare(&self, tasks: &[Task]) -> Result<(), EvalError>;
+    /// Everything that can fail for all cells alike (daemon unreachable, no shell, no
+    /// namespaces), checked once before any cell runs; an error stops the run. What fails
+    /// for one task only (its image cannot be pulled or built, the agent cannot be
+    /// installed in it) refuses that task: it is returned with its one-line reason, and
+    /// the other tasks are still prepared.
+    fn prepare(&self, tasks: &[Task]) -> Result<Vec<Refusal>, EvalError>;
 
     /// A fresh sandbox for one cell of `task`, holding `workspace` at its workspace root.
     /// The sandbox is torn down when the session is dropped, on every path.
@@ -114,6 +119,13 @@ pub trait Sandbox: Send + Sync {
     /// line), when something is not; the cells record it and `tasks check` says it.
     fn environment_note(&self, _task: &Task) -> Option<String> {
         None
+    }
+
+    /// The first line `program --version` prints where the cells run it (on the host,
+    /// or in the first prepared task's image), when it exits 0 within
+    /// [`VERSION_TIMEOUT`] and prints one; `None` otherwise.
+    fn program_version(&self, program: &str) -> Option<String> {
+        host_version(program)
     }
 
     /// Whether the run was interrupted (Ctrl-C): cells that ended after it are not results.
@@ -423,6 +435,72 @@ pub fn tail(bytes: &[u8], limit: usize) -> String {
     String::from_utf8_lossy(&bytes[start..]).into_owned()
 }
 
+/// How long `--version` may take.
+pub const VERSION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// `program --version` run on the host: its first line (see [`version_line`]), when it
+/// exits 0 within [`VERSION_TIMEOUT`].
+pub fn host_version(program: &str) -> Option<String> {
+    let mut child = std::process::Command::new(program)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = std::time::Instant::now() + VERSION_TIMEOUT;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return None;
+            }
+        }
+    }
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    version_line(&out.stdout)
+}
+
+/// The first non-empty line of a `--version` output, trimmed and cut at [`LINE_LIMIT`]
+/// characters; `None` when there is none.
+pub fn version_line(stdout: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stdout);
+    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(one_line(line))
+}
+
+/// Longest reason [`one_line`] keeps, in characters.
+const LINE_LIMIT: usize = 300;
+
+/// A message as one line for a task's refusal: its first line, and its last non-empty
+/// line too when it has several (a build log ends with what failed), with runs of
+/// whitespace made one space and cut at [`LINE_LIMIT`] characters.
+pub fn one_line(message: &str) -> String {
+    let lines: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = match lines.as_slice() {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [first, .., last] => format!("{first} ... {last}"),
+    };
+    let squeezed = joined.split_whitespace().collect::<Vec<_>>().join(" ");
+    match squeezed.char_indices().nth(LINE_LIMIT) {
+        Some((at, _)) => format!("{}...", &squeezed[..at]),
+        None => squeezed,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -446,5 +524,18 @@ mod tests {
         let tar = b.to_tar().unwrap();
         let mut archive = tar::Archive::new(tar.as_slice());
         assert_eq!(archive.entries().unwrap().count(), 3);
+    }
+
+    #[test]
+    fn a_message_becomes_one_short_line() {
+        assert_eq!(one_line("  pull  failed \n"), "pull failed");
+        assert_eq!(
+            one_line("Step 1/2 : FROM x\n\n ---> abc\nmanifest for x not found\n"),
+            "Step 1/2 : FROM x ... manifest for x not found"
+        );
+        let long = one_line(&"a".repeat(LINE_LIMIT + 10));
+        assert_eq!(long.chars().count(), LINE_LIMIT + 3);
+        assert!(long.ends_with("..."));
+        assert_eq!(one_line(""), "");
     }
 }

@@ -82,28 +82,6 @@ fn tasks_check() {
 }
 
 #[test]
-fn missing_image_fails_before_any_cell() {
-    let tmp = tempfile::tempdir().unwrap();
-    let task = task_copy(tmp.path(), "remove-command", 5.0);
-    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
-    std::fs::write(
-        task.join("task.toml"),
-        // A registry that answers nothing, so the pull fails at once.
-        toml.replace(BUSYBOX_IMAGE, "127.0.0.1:9/skillgate-no-such-image:0"),
-    )
-    .unwrap();
-    let out = tmp.path().join("run");
-    let mut o = options(Backend::Docker, &out, "");
-    o.tasks = task;
-    let err = evaluate(&o, fixture_skill()).unwrap_err().to_string();
-    assert!(
-        err.contains("skillgate-no-such-image:0") && err.contains("missing and cannot be pulled"),
-        "{err}"
-    );
-    assert!(cells(&out).is_empty());
-}
-
-#[test]
 fn unreachable_daemon_is_one_clear_error() {
     let tmp = tempfile::tempdir().unwrap();
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
@@ -173,6 +151,42 @@ fn agent_install_runs_once_per_image_as_a_derived_image() {
         first, second,
         "the install step ran again instead of reusing the derived image"
     );
+    let sandbox = docker("image-setup");
+    let base = sandbox
+        .block_on(sandbox.client().inspect_image(BUSYBOX_IMAGE))
+        .unwrap()
+        .id
+        .unwrap();
+    let hash = skillgate::eval::sha256_hex(format!("{base}\0{install}").as_bytes());
+    remove_image(&sandbox, &format!("skillgate-agent:{}", &hash[..16]));
+}
+
+/// On Docker the agent's `--version` is asked inside the task's image (here one whose
+/// install step put the agent there, absent from the host), in a container removed after.
+#[test]
+fn the_agent_version_is_asked_in_the_image() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let marker = std::process::id();
+    let install = format!(
+        "printf '#!/bin/sh\\necho fake-agent 3.{marker}\\n' >/bin/fake-agent-{marker} && chmod +x /bin/fake-agent-{marker}"
+    );
+    let run = run_id(tmp.path());
+    let sandbox =
+        skillgate::eval::sandbox::docker::DockerSandbox::connect(&run, Some(install.clone()))
+            .unwrap();
+    use skillgate::eval::sandbox::Sandbox;
+    let tasks = skillgate::eval::task::Task::load_all(&root().join("tasks/remove-command"))
+        .unwrap()
+        .tasks;
+    assert!(sandbox.prepare(&tasks).unwrap().is_empty());
+    assert_eq!(
+        sandbox.program_version(&format!("fake-agent-{marker}")),
+        Some(format!("fake-agent 3.{marker}"))
+    );
+    assert_eq!(sandbox.program_version("no-such-agent"), None);
+    assert!(leftover_containers(&sandbox).is_empty());
+    drop(sandbox);
     let sandbox = docker("image-setup");
     let base = sandbox
         .block_on(sandbox.client().inspect_image(BUSYBOX_IMAGE))
@@ -350,25 +364,107 @@ fn task_images_are_built_from_environment_dockerfile() {
     );
 }
 
+/// A tasks folder shaped like a public set with one bad apple of each kind: a good task, a
+/// task whose `docker_image` cannot be pulled (and has no Dockerfile), one whose
+/// Dockerfile starts `FROM` an image no registry has, and one refused statically.
+fn folder_with_unavailable_images(dir: &std::path::Path) -> std::path::PathBuf {
+    let tasks = dir.join("tasks");
+    let good = task_copy(dir, "remove-command", 30.0);
+    copy_dir(&good, &tasks.join("good"));
+    let unpullable = tasks.join("unpullable-image");
+    copy_dir(&good, &unpullable);
+    // A registry that answers nothing, so the pull fails at once.
+    edit(
+        &unpullable.join("task.toml"),
+        BUSYBOX_IMAGE,
+        "127.0.0.1:9/skillgate-no-such-image:0",
+    );
+    let built = built_task(
+        &dir.join("built"),
+        "FROM nonexistent.invalid/x:1
+WORKDIR /app
+",
+    );
+    copy_dir(&built, &tasks.join("unbuildable"));
+    let broken = tasks.join("broken-config");
+    copy_dir(&good, &broken);
+    std::fs::write(broken.join("task.toml"), "[agent\n").unwrap();
+    tasks
+}
+
+/// An image that cannot be pulled or built refuses that task in its own line with the
+/// pull's or the build's error; every other task is still checked (exit 1, not 2).
 #[test]
-fn a_failing_build_is_one_error_before_any_cell() {
+fn an_unavailable_image_refuses_its_task_only_in_tasks_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    docker("image-setup");
+    let tasks = folder_with_unavailable_images(tmp.path());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(&tasks)
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", "docker"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert_eq!(lines.len(), 5, "{stdout}\n{stderr}");
+    assert!(
+        lines[0].starts_with("problem  broken-config: task.toml:"),
+        "{stdout}"
+    );
+    assert_eq!(lines[1], "ok       good", "{stdout}\n{stderr}");
+    assert!(
+        lines[2].starts_with("problem  unbuildable: building environment/Dockerfile failed: ")
+            && lines[2].contains("nonexistent.invalid"),
+        "{stdout}"
+    );
+    assert!(
+        lines[3].starts_with(
+            "problem  unpullable-image: image `127.0.0.1:9/skillgate-no-such-image:0` is missing and cannot be pulled: "
+        ),
+        "{stdout}"
+    );
+    assert!(
+        lines.iter().all(|l| l.len() < 500),
+        "one short line each: {stdout}"
+    );
+    assert_eq!(lines[4], "4 tasks, 3 with problems");
+}
+
+/// The same folder in `eval`: the unavailable images' tasks are skipped with their reasons
+/// (on stderr and in run.json, beside the statically refused one) and the good task runs.
+#[test]
+fn an_unavailable_image_refuses_its_task_only_in_eval() {
     let tmp = tempfile::tempdir().unwrap();
     docker("image-setup");
     let out = tmp.path().join("run");
     let mut o = options(Backend::Docker, &out, "");
-    o.tasks = built_task(
-        tmp.path(),
-        &format!(
-            "FROM {BUSYBOX_IMAGE}\nRUN echo {} && exit 3\n",
-            std::process::id()
-        ),
+    o.tasks = folder_with_unavailable_images(tmp.path());
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    let summary = evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!(summary.planned, 1);
+    let cells = cells(&out);
+    assert_eq!(cells.len(), 1);
+    assert_eq!(cells[0].task, "good");
+    let info = skillgate::eval::journal::read_run_info(&out).unwrap();
+    let mut refused: Vec<&str> = info.tasks_refused.iter().map(|r| r.task.as_str()).collect();
+    refused.sort_unstable();
+    assert_eq!(
+        refused,
+        ["broken-config", "unbuildable", "unpullable-image"]
     );
-    let err = evaluate(&o, fixture_skill()).unwrap_err().to_string();
-    assert!(
-        err.contains("building environment/Dockerfile failed"),
-        "{err}"
-    );
-    assert!(cells(&out).is_empty());
+    let unpullable = &info
+        .tasks_refused
+        .iter()
+        .find(|r| r.task == "unpullable-image")
+        .unwrap()
+        .reason;
+    assert!(unpullable.contains("cannot be pulled"), "{unpullable}");
+    assert!(leftover_containers(&docker(&run_id(&out))).is_empty());
 }
 
 #[test]

@@ -583,7 +583,7 @@ fn the_environment_files_and_variables_reach_the_cell() {
     std::fs::write(
         env.join("Dockerfile"),
         "FROM python:3.12-slim\nWORKDIR /app\nCOPY --chown=1000:1000 problem.json /app/\n\
-         COPY data/*.txt /data/\nENV MODE=fast\nRUN pip install numpy\n",
+         COPY data/*.txt /data/\nENV MODE=fast\nRUN ./configure && make\n",
     )
     .unwrap();
     std::fs::write(env.join("problem.json"), "{\"n\": 3}\n").unwrap();
@@ -595,7 +595,7 @@ fn the_environment_files_and_variables_reach_the_cell() {
         sandbox.environment_note(&tasks[0]).as_deref(),
         Some(
             "the local backend does not reproduce these environment/Dockerfile steps: \
-             RUN pip install numpy"
+             RUN ./configure && make"
         )
     );
     let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
@@ -610,4 +610,172 @@ fn the_environment_files_and_variables_reach_the_cell() {
         false,
     );
     assert_eq!(out, "/app\n{\"n\": 3}\ninput\nfast\n");
+}
+
+/// The cache fingerprint holds the agent's version: for an `--agent-cmd` host file, its
+/// hash. The same agent is served from the cache; a changed one runs again, and the run
+/// and its verdict record the version.
+#[test]
+fn a_changed_agent_is_not_served_from_the_cache() {
+    let tmp = scratch();
+    let agent = script(tmp.path(), "agent.sh", "# release 1\nexit 0\n");
+    let mut o = options(Backend::Local, &tmp.path().join("run-1"), "");
+    o.tasks = task_copy(tmp.path(), "remove-command", 30.0);
+    o.cache_dir = Some(tmp.path().join("cache"));
+    o.conditions = vec![skillgate::eval::Condition::C0];
+    o.agent_cmd = Some(agent.clone());
+    let version_of = |run: &Path| {
+        skillgate::eval::journal::read_run_info(run)
+            .unwrap()
+            .versions
+            .get("agent")
+            .cloned()
+            .unwrap()
+    };
+    let first = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!((first.ran, first.cached), (1, 0));
+    o.out = tmp.path().join("run-2");
+    let same = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!((same.ran, same.cached), (0, 1), "the same agent is cached");
+    std::fs::write(&agent, "#!/bin/sh\n# release 2\nexit 0\n").unwrap();
+    o.out = tmp.path().join("run-3");
+    let changed = skillgate::eval::evaluate(&o, fixture_skill()).unwrap();
+    assert_eq!(
+        (changed.ran, changed.cached),
+        (1, 0),
+        "a changed agent runs again"
+    );
+    let (v1, v3) = (version_of(&tmp.path().join("run-1")), version_of(&o.out));
+    assert!(v1.starts_with("sha256:") && v1.len() == 7 + 16, "{v1}");
+    assert_ne!(v1, v3);
+    let policy = skillgate::assess::Policy {
+        stats: &skillgate::stats::StatsOptions::default(),
+        verdict: &skillgate::verdict::VerdictPolicy::default(),
+    };
+    let verdict = skillgate::assess::decide(&o.out, &[], policy).unwrap();
+    assert_eq!(verdict.agent_version, Some(Some(v3)));
+}
+
+/// A program the agent command names by name (not a host file) is asked for its
+/// `--version` where the cells run it; its first line is the version, and a program that
+/// fails or prints nothing has none.
+#[test]
+fn the_agent_version_is_its_version_output() {
+    use skillgate::eval::runner::AgentSetup;
+    let tmp = scratch();
+    let fake = script(
+        tmp.path(),
+        "fake-agent",
+        "[ \"$1\" = --version ] && printf '\\n  2.1.7 (Claude Code)\\nmore\\n'\n",
+    );
+    let failing = script(tmp.path(), "failing", "echo 1.0; exit 3\n");
+    let silent = script(tmp.path(), "silent", "exit 0\n");
+    let sandbox = LocalSandbox::default();
+    assert_eq!(
+        sandbox.program_version(&fake).as_deref(),
+        Some("2.1.7 (Claude Code)")
+    );
+    assert_eq!(sandbox.program_version(&failing), None);
+    assert_eq!(sandbox.program_version(&silent), None);
+    assert_eq!(sandbox.program_version("no-such-program-here"), None);
+    let setup = |program: &str, host_program: Option<std::path::PathBuf>| AgentSetup {
+        kind: skillgate::eval::agent::AgentKind::Command,
+        program: program.to_owned(),
+        host_program,
+        host_paths: Vec::new(),
+        model: None,
+        models: Vec::new(),
+        pass_env: Vec::new(),
+        version: None,
+    };
+    // Found along PATH in the cell (as `fake-agent --flag`): its output.
+    assert_eq!(
+        skillgate::eval::agent_version(&setup(&format!("{fake} --flag"), None), &sandbox)
+            .as_deref(),
+        Some("2.1.7 (Claude Code)")
+    );
+    // Uploaded as a host file: its hash, never run.
+    let hashed =
+        skillgate::eval::agent_version(&setup(&fake, Some(fake.clone().into())), &sandbox).unwrap();
+    assert!(hashed.starts_with("sha256:"), "{hashed}");
+    assert_eq!(
+        skillgate::eval::agent_version(&setup(&silent, None), &sandbox),
+        None
+    );
+}
+
+/// A `RUN` step that installs packages is checked on the host: what the host lacks makes
+/// the task unproven on it, in one line naming the packages, and nothing runs; what it
+/// has lets the proof run without a note, and a pin it has at another version with one;
+/// any other `RUN` is noted as not reproduced and the proof still runs.
+#[test]
+fn run_steps_are_checked_on_the_host() {
+    let tmp = scratch();
+    let tasks = tmp.path().join("tasks");
+    let base = task_copy(tmp.path(), "remove-command", 30.0);
+    let with_dockerfile = |name: &str, dockerfile: &str| {
+        let task = tasks.join(name);
+        copy_dir(&base, &task);
+        std::fs::create_dir_all(task.join("environment")).unwrap();
+        std::fs::write(task.join("environment/Dockerfile"), dockerfile).unwrap();
+    };
+    with_dockerfile(
+        "host-has-it",
+        "FROM debian:12\nWORKDIR /app\nRUN apt-get update && apt-get install -y --no-install-recommends sh \\\n && rm -rf /var/lib/apt/lists/*\n",
+    );
+    with_dockerfile(
+        "other-version",
+        "FROM python:3.12\nWORKDIR /app\nRUN pip install pip==0.0.1\n",
+    );
+    let pip = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import importlib.metadata as m; print(m.version('pip'))",
+        ])
+        .output()
+        .unwrap();
+    let pip = String::from_utf8_lossy(&pip.stdout).trim().to_owned();
+    assert!(!pip.is_empty(), "the test host's python3 has pip");
+    with_dockerfile(
+        "host-lacks-it",
+        "FROM python:3.12\nWORKDIR /app\nRUN apt-get update && apt-get install -y skillgate-no-such-tool\n\
+         RUN pip install --no-cache-dir skillgate-no-such-dist==1.0\n",
+    );
+    with_dockerfile(
+        "unknown-step",
+        "FROM debian:12\nWORKDIR /app\nRUN curl -fsSL https://example.org/install.sh | sh\n",
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(&tasks)
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", "local"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "ok       host-has-it".to_owned(),
+            "problem  host-lacks-it: not proven on this host: environment/Dockerfile's RUN installs \
+             what the host lacks (apt skillgate-no-such-tool, pip skillgate-no-such-dist==1.0), \
+             and the local backend runs the host's programs; install them on the host or use \
+             --backend docker"
+                .to_owned(),
+            format!(
+                "note     other-version: the host has other versions than environment/Dockerfile's \
+                 RUN pins: pip pip==0.0.1 (the host has {pip})"
+            ),
+            "ok       other-version".to_owned(),
+            "note     unknown-step: the local backend does not reproduce these environment/Dockerfile \
+             steps: RUN curl -fsSL https://example.org/install.sh | sh"
+                .to_owned(),
+            "ok       unknown-step".to_owned(),
+            "4 tasks, 1 with problems".to_owned(),
+        ],
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
 }
