@@ -144,6 +144,9 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
     let paths = skill_paths(args, &context)?;
     if paths.is_empty() {
         eprintln!("skillgate: no skill to judge");
+        if args.github && args.comment && github::publish_no_change(&context)? {
+            eprintln!("skillgate: the pull request comment now says that no skill changed");
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let config = Config::for_repo(args.config.as_deref(), &args.repo)?;

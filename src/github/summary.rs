@@ -163,6 +163,19 @@ pub fn comment(gated: &[Gated<'_>]) -> String {
     cap(&out, COMMENT_LIMIT)
 }
 
+/// The sticky comment once the pull request changes no skill any more: what it held before
+/// no longer applies.
+pub fn comment_no_change(head_sha: Option<&str>) -> String {
+    let at = head_sha.map_or_else(String::new, |sha| {
+        format!(" as of `{}`", sha.get(..12).unwrap_or(sha))
+    });
+    format!(
+        "{COMMENT_MARKER}\n### skillgate\n\nThis pull request changes no skill{at}, so there is \
+         nothing to judge; the verdicts this comment showed before no longer apply.\n\n\
+         *Updated on every push by `skillgate gate`.*\n"
+    )
+}
+
 /// `skip (static)` and the like.
 pub fn label(v: &Verdict) -> String {
     let decision = match v.decision {

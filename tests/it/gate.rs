@@ -352,24 +352,62 @@ async fn an_over_long_summary_is_cut_at_a_line_with_a_note() {
     );
 }
 
+const COMMENTS: &str = "/repos/pack-maintainers/agent-skills/issues/2/comments";
+const COMMENT_ROUTE: &str = "/repos/pack-maintainers/agent-skills/issues/comments";
+
+/// `GET /user` answers `login`, or 403 as it does for the Actions token when `None`.
+async fn user_api(server: &MockServer, login: Option<&str>) {
+    let answer = match login {
+        Some(login) => ResponseTemplate::new(200).set_body_json(json!({ "login": login })),
+        None => ResponseTemplate::new(403)
+            .set_body_json(json!({ "message": "Resource not accessible by integration" })),
+    };
+    Mock::given(method("GET"))
+        .and(path("/user"))
+        .respond_with(answer)
+        .mount(server)
+        .await;
+}
+
+/// The pull request's comments are `listed`; creating and editing them succeeds.
+async fn comment_api(server: &MockServer, listed: Value) {
+    Mock::given(method("GET"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(200).set_body_json(listed))
+        .mount(server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 99 })))
+        .mount(server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(wiremock::matchers::path_regex(format!(
+            "^{COMMENT_ROUTE}/[0-9]+$"
+        )))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({})))
+        .mount(server)
+        .await;
+}
+
+/// The requests after the check runs' (the first `skip`), as (method, path).
+fn shape(sent: &[(String, String, Value)], skip: usize) -> Vec<(&str, &str)> {
+    sent[skip..]
+        .iter()
+        .map(|(m, p, _)| (m.as_str(), p.as_str()))
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_comment_is_created_once_then_edited_in_place() {
     let server = MockServer::start().await;
     check_run_api(&server, 11).await;
-    let comments = "/repos/pack-maintainers/agent-skills/issues/2/comments";
-    Mock::given(method("GET"))
-        .and(path(comments))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!([{ "id": 3, "body": "Looks good to me" }])),
-        )
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(path(comments))
-        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 99 })))
-        .mount(&server)
-        .await;
+    user_api(&server, None).await;
+    comment_api(
+        &server,
+        json!([{ "id": 3, "body": "Looks good to me", "user": { "login": "octocat" } }]),
+    )
+    .await;
     let dir = pack(
         "release-notes",
         "# Notes\n\nNever publish without a review.\n",
@@ -378,60 +416,199 @@ async fn the_comment_is_created_once_then_edited_in_place() {
     let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sent = requests(&server).await;
-    let tail: Vec<(&str, &str)> = sent[2..]
-        .iter()
-        .map(|(m, p, _)| (m.as_str(), p.as_str()))
-        .collect();
-    let listing = format!("{comments}?per_page=100&page=1");
-    assert_eq!(tail, [("GET", listing.as_str()), ("POST", comments)]);
-    let created = sent[3].2["body"].as_str().unwrap().to_owned();
+    let listing = format!("{COMMENTS}?per_page=100&page=1");
+    assert_eq!(
+        shape(&sent, 2),
+        [("GET", "/user"), ("GET", listing.as_str()), ("POST", COMMENTS)]
+    );
+    let created = sent[4].2["body"].as_str().unwrap().to_owned();
     assert!(created.starts_with("<!-- skillgate-gate"), "{created}");
     assert!(
         created.contains("| `release-notes` | skip (static) | `neutral` |"),
         "{created}"
     );
 
-    // The next push finds the marked comment and edits it; no second comment.
+    // The next push finds the marked comment the Actions token wrote and edits it; no second
+    // comment.
     server.reset().await;
     check_run_api(&server, 12).await;
-    Mock::given(method("GET"))
-        .and(path(comments))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!([
-            { "id": 3, "body": "Looks good to me" },
-            { "id": 99, "body": created },
-        ])))
-        .mount(&server)
-        .await;
-    Mock::given(method("PATCH"))
-        .and(path(
-            "/repos/pack-maintainers/agent-skills/issues/comments/99",
-        ))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 99 })))
-        .mount(&server)
-        .await;
+    user_api(&server, None).await;
+    comment_api(
+        &server,
+        json!([
+            { "id": 3, "body": "Looks good to me", "user": { "login": "octocat" } },
+            { "id": 99, "body": created, "user": { "login": "github-actions[bot]" } },
+        ]),
+    )
+    .await;
     let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sent = requests(&server).await;
-    let tail: Vec<(&str, &str)> = sent[2..]
-        .iter()
-        .map(|(m, p, _)| (m.as_str(), p.as_str()))
-        .collect();
+    let edited = format!("{COMMENT_ROUTE}/99");
     assert_eq!(
-        tail,
+        shape(&sent, 2),
         [
+            ("GET", "/user"),
             ("GET", listing.as_str()),
-            (
-                "PATCH",
-                "/repos/pack-maintainers/agent-skills/issues/comments/99"
-            )
+            ("PATCH", edited.as_str())
         ]
     );
     assert!(
-        sent[3].2["body"]
+        sent[4].2["body"]
             .as_str()
             .unwrap()
             .contains("<!-- skillgate-gate")
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_marked_comment_someone_else_wrote_is_never_edited() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 15).await;
+    // The token is a user's: its comments are that user's.
+    user_api(&server, Some("release-bot")).await;
+    let marked = "<!-- skillgate-gate: verdicts of the changed skills -->\n### skillgate\n\n\
+                  | `release-notes` | inject (evaluated) | `success` | 0 | 0 | 0 |\n";
+    comment_api(
+        &server,
+        json!([
+            // The marker, copied by someone else: never edited.
+            { "id": 4, "body": marked, "user": { "login": "mallory" } },
+            // The Actions bot is not this token.
+            { "id": 5, "body": marked, "user": { "login": "github-actions[bot]" } },
+        ]),
+    )
+    .await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let args = ["skills/release-notes", "--github", "--comment"];
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    let listing = format!("{COMMENTS}?per_page=100&page=1");
+    assert_eq!(
+        shape(&sent, 2),
+        [("GET", "/user"), ("GET", listing.as_str()), ("POST", COMMENTS)],
+        "a new comment, and no PATCH of comment 4 or 5"
+    );
+    assert!(
+        sent[4].2["body"]
+            .as_str()
+            .unwrap()
+            .contains("| `release-notes` | skip (static) |")
+    );
+
+    // The same token's own marked comment, after someone else's, is the one edited.
+    server.reset().await;
+    check_run_api(&server, 16).await;
+    user_api(&server, Some("release-bot")).await;
+    comment_api(
+        &server,
+        json!([
+            { "id": 4, "body": marked, "user": { "login": "mallory" } },
+            { "id": 6, "body": marked, "user": { "login": "release-bot" } },
+        ]),
+    )
+    .await;
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    let edited = format!("{COMMENT_ROUTE}/6");
+    assert_eq!(
+        shape(&sent, 2),
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("PATCH", edited.as_str())
+        ]
+    );
+}
+
+/// A repository with skills `a` and `b` committed, then a commit that changes only README.md;
+/// returns it and the first commit.
+fn repository_with_a_change_to_no_skill() -> (tempfile::TempDir, String) {
+    let dir = tree(&[
+        ("skills/a/SKILL.md", &manifest("a", "Never skip.\n")),
+        ("skills/b/SKILL.md", &manifest("b", "Never skip.\n")),
+        ("README.md", "pack\n"),
+    ]);
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .current_dir(dir.path())
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "base"]);
+    let base = git(&["rev-parse", "HEAD"]).trim().to_owned();
+    std::fs::write(dir.path().join("README.md"), "pack, changed\n").unwrap();
+    git(&["commit", "-q", "-am", "readme"]);
+    (dir, base)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_push_that_changes_no_skill_says_so_on_the_comment() {
+    let server = MockServer::start().await;
+    user_api(&server, None).await;
+    let old = "<!-- skillgate-gate: verdicts of the changed skills -->\n### skillgate\n\n\
+               | `a` | skip (static) | `failure` | 3 | 0 | 0 |\n";
+    comment_api(
+        &server,
+        json!([
+            { "id": 8, "body": old, "user": { "login": "mallory" } },
+            { "id": 9, "body": old, "user": { "login": "github-actions[bot]" } },
+        ]),
+    )
+    .await;
+    let (dir, base) = repository_with_a_change_to_no_skill();
+    let args = ["--changed-since", &base, "--github", "--comment"];
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("0 skill folders changed"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    let listing = format!("{COMMENTS}?per_page=100&page=1");
+    let edited = format!("{COMMENT_ROUTE}/9");
+    assert_eq!(
+        shape(&sent, 0),
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("PATCH", edited.as_str())
+        ],
+        "no check run, and only the gate's own comment is edited"
+    );
+    let body = sent[2].2["body"].as_str().unwrap();
+    assert!(body.starts_with("<!-- skillgate-gate"), "{body}");
+    assert!(
+        body.contains("This pull request changes no skill as of `ec26c3e57ca3`"),
+        "{body}"
+    );
+    assert!(body.contains("no longer apply"), "{body}");
+    assert!(!body.contains("| `a` |"), "no stale verdict: {body}");
+
+    // Without a comment from the gate, none is created for a change that touches no skill.
+    server.reset().await;
+    user_api(&server, None).await;
+    comment_api(
+        &server,
+        json!([{ "id": 8, "body": old, "user": { "login": "mallory" } }]),
+    )
+    .await;
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    assert_eq!(shape(&sent, 0), [("GET", "/user"), ("GET", listing.as_str())]);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -935,4 +1112,64 @@ async fn a_run_that_cannot_be_finished_is_cancelled_not_left_in_progress() {
             .unwrap()
             .contains("Invalid request: annotations")
     );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_403_on_the_annotations_cancels_the_run_and_falls_back() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 14 })))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/14")))
+        .respond_with(
+            ResponseTemplate::new(403)
+                .set_body_json(json!({ "message": "Resource not accessible by integration" })),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/14")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 14 })))
+        .mount(&server)
+        .await;
+    let dir = pack("release-notes", &broken_links(3));
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(run.code, 1, "the error findings, as without --github: {}", run.stderr);
+    let sent = requests(&server).await;
+    assert_eq!(
+        sent.len(),
+        3,
+        "create, the refused annotations, the cancellation: {sent:?}"
+    );
+    let last = &sent[2].2;
+    assert_eq!(
+        *last,
+        json!({
+            "status": "completed",
+            "conclusion": "cancelled",
+            "output": {
+                "title": "skillgate could not finish this report",
+                "summary": "skillgate stopped before this report was complete: annotating the \
+                            check run \"skillgate: release-notes\": 403 Forbidden: Resource not \
+                            accessible by integration.\n\nThe findings are in the workflow's log.",
+            },
+        })
+    );
+    // The findings still reach the reviewers.
+    assert!(
+        run.stdout.contains("::error file=skills/release-notes/SKILL.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.step_summary.contains("## skillgate: release-notes"));
 }
