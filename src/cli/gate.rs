@@ -161,9 +161,17 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
 
     let mut input_error = false;
     let mut skills = Vec::with_capacity(paths.len());
+    // A skill reached through a symlinked folder too (one folder per client) is judged once.
+    let mut seen = std::collections::HashSet::new();
     for path in &paths {
         match Skill::load(path) {
-            Ok(skill) => skills.push(skill),
+            Ok(skill) => {
+                let real = std::fs::canonicalize(&skill.source.path)
+                    .unwrap_or_else(|_| skill.source.path.clone());
+                if seen.insert(real) {
+                    skills.push(skill);
+                }
+            }
             Err(e) => {
                 // Reported here, and the other skills are still judged.
                 error::show(&Error::from(e));

@@ -1173,3 +1173,110 @@ async fn a_403_on_the_annotations_cancels_the_run_and_falls_back() {
     );
     assert!(run.step_summary.contains("## skillgate: release-notes"));
 }
+
+/// Run `git ARGS` in `dir` and return its output.
+fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_skill_kept_in_its_repository_links_the_repositorys_files_and_passes_once() {
+    let body = "# Regenerate the client\n\n\
+                1. Run `scripts/regen.sh` from the repository root.\n\
+                2. Run [the client's spec](../../../tests/foo.spec.ts); never edit \
+                `src/client.ts` by hand.\n\
+                3. The same script is [here too](scripts/regen.sh).\n";
+    let dir = tree(&[
+        (".claude/skills/x/SKILL.md", &manifest("x", body)),
+        ("tests/foo.spec.ts", "test('client', () => {});\n"),
+        ("scripts/regen.sh", "#!/bin/sh\necho regenerated\n"),
+        ("src/client.ts", "export const client = 1;\n"),
+        (
+            "package.json",
+            "{\"name\":\"app\",\"devDependencies\":{\"vitest\":\"1.0.0\"}}\n",
+        ),
+    ]);
+    let root = dir.path();
+    // The skill's `scripts` is the repository's own, and a second client finds the same skill
+    // through a symlinked folder.
+    std::os::unix::fs::symlink("../../../scripts", root.join(".claude/skills/x/scripts")).unwrap();
+    std::fs::create_dir_all(root.join(".agents/skills")).unwrap();
+    std::os::unix::fs::symlink("../../.claude/skills/x", root.join(".agents/skills/x")).unwrap();
+    git_in(root, &["init", "-q", "-b", "main"]);
+    git_in(root, &["add", "."]);
+    git_in(root, &["commit", "-q", "-m", "base"]);
+    let base = git_in(root, &["rev-parse", "HEAD"]).trim().to_owned();
+    std::fs::write(
+        root.join(".claude/skills/x/SKILL.md"),
+        manifest("x", &format!("{body}4. Never commit the regenerated file unreviewed.\n")),
+    )
+    .unwrap();
+    git_in(root, &["commit", "-q", "-am", "change the skill"]);
+
+    let server = MockServer::start().await;
+    check_run_api(&server, 40).await;
+    let run = gate(
+        root,
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["--changed-since", &base, "--github"],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("1 skill folders changed"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    let created: Vec<&Value> = sent
+        .iter()
+        .filter(|(m, p, _)| m == "POST" && p == RUNS)
+        .map(|(_, _, b)| b)
+        .collect();
+    assert_eq!(created.len(), 1, "one check run: {sent:?}");
+    assert_eq!(created[0]["name"], "skillgate: x");
+    let last = &sent.last().unwrap().2;
+    assert_eq!(last["conclusion"], "neutral", "{last}");
+    assert!(
+        last["output"]["title"]
+            .as_str()
+            .unwrap()
+            .contains(": 0 errors, 0 warnings"),
+        "{last}"
+    );
+    assert_eq!(
+        run.stdout.matches("SKILL.md: ").count(),
+        1,
+        "checked once: {}",
+        run.stdout
+    );
+
+    // Named through both folders, or found by walking the repository: still once.
+    for args in [&[".claude/skills/x", ".agents/skills/x"][..], &[][..]] {
+        let out = skillgate()
+            .current_dir(root)
+            .arg("gate")
+            .args(args)
+            .env_remove("GITHUB_EVENT_PATH")
+            .env_remove("GITHUB_SHA")
+            .env_remove("GITHUB_TOKEN")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}\n{stdout}\n{stderr}");
+        assert_eq!(stdout.matches("SKILL.md: ").count(), 1, "{args:?}: {stdout}");
+        assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
+    }
+}
