@@ -34,6 +34,17 @@ pub(super) fn render(reports: &[Report<'_>], style: Style) -> String {
         write_sections(&mut out, report);
         let (e, w, i) = report.counts();
         let s = &report.summary;
+        if report.skill.is_none() {
+            let _ = writeln!(
+                out,
+                "{}: cannot be loaded · {}, {}, {} info",
+                s.path,
+                plural(e, "error"),
+                plural(w, "warning"),
+                i,
+            );
+            continue;
+        }
         let _ = writeln!(
             out,
             "{}: {} tokens, {} lines, {:.0}% example code · {}, {}, {} info",

@@ -41,8 +41,9 @@ pub enum Format {
 /// What the renderers show for one skill.
 #[derive(Debug)]
 pub struct Report<'a> {
-    /// The skill, for its source text.
-    pub skill: &'a Skill,
+    /// The skill, for its source text; none for a skill that could not be loaded, whose one
+    /// finding says why.
+    pub skill: Option<&'a Skill>,
     /// Facts about the skill, as shown in every format.
     pub summary: Summary,
     /// The findings that count, sorted.
@@ -163,6 +164,18 @@ pub struct SectionSummary {
 }
 
 impl Summary {
+    /// The summary of a skill that could not be loaded: its path, and nothing measured.
+    pub fn unloaded(path: &Path) -> Summary {
+        Summary {
+            path: display(path),
+            name: None,
+            tokens: 0,
+            lines: 0,
+            code_share: 0.0,
+            sections: Vec::new(),
+        }
+    }
+
     /// Summarise a parsed skill.
     pub fn of(skill: &Skill) -> Summary {
         let src = &skill.source;
@@ -187,11 +200,24 @@ impl Summary {
     }
 }
 
-impl Report<'_> {
+impl<'a> Report<'a> {
+    /// The report of a skill that could not be loaded: the one finding that says why, no
+    /// verdict.
+    pub fn unloaded(error: &crate::skill::LoadError) -> Report<'a> {
+        Report {
+            skill: None,
+            summary: Summary::unloaded(error.path()),
+            findings: vec![crate::lint::load::unloadable(error)],
+            verdict: None,
+            project: None,
+        }
+    }
+
     /// The source file a finding points into.
     fn source(&self, path: &Path) -> Option<&SourceFile> {
-        std::iter::once(&self.skill.source)
-            .chain(self.skill.files.iter().filter_map(|f| f.source.as_ref()))
+        let skill = self.skill?;
+        std::iter::once(&skill.source)
+            .chain(skill.files.iter().filter_map(|f| f.source.as_ref()))
             .find(|s| s.path == path)
     }
 

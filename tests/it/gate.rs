@@ -419,7 +419,11 @@ async fn the_comment_is_created_once_then_edited_in_place() {
     let listing = format!("{COMMENTS}?per_page=100&page=1");
     assert_eq!(
         shape(&sent, 2),
-        [("GET", "/user"), ("GET", listing.as_str()), ("POST", COMMENTS)]
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("POST", COMMENTS)
+        ]
     );
     let created = sent[4].2["body"].as_str().unwrap().to_owned();
     assert!(created.starts_with("<!-- skillgate-gate"), "{created}");
@@ -490,7 +494,11 @@ async fn a_marked_comment_someone_else_wrote_is_never_edited() {
     let listing = format!("{COMMENTS}?per_page=100&page=1");
     assert_eq!(
         shape(&sent, 2),
-        [("GET", "/user"), ("GET", listing.as_str()), ("POST", COMMENTS)],
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("POST", COMMENTS)
+        ],
         "a new comment, and no PATCH of comment 4 or 5"
     );
     assert!(
@@ -608,7 +616,10 @@ async fn a_push_that_changes_no_skill_says_so_on_the_comment() {
     let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sent = requests(&server).await;
-    assert_eq!(shape(&sent, 0), [("GET", "/user"), ("GET", listing.as_str())]);
+    assert_eq!(
+        shape(&sent, 0),
+        [("GET", "/user"), ("GET", listing.as_str())]
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -1144,7 +1155,11 @@ async fn a_403_on_the_annotations_cancels_the_run_and_falls_back() {
         Some(TOKEN),
         &["skills/release-notes", "--github"],
     );
-    assert_eq!(run.code, 1, "the error findings, as without --github: {}", run.stderr);
+    assert_eq!(
+        run.code, 1,
+        "the error findings, as without --github: {}",
+        run.stderr
+    );
     let sent = requests(&server).await;
     assert_eq!(
         sent.len(),
@@ -1167,7 +1182,8 @@ async fn a_403_on_the_annotations_cancels_the_run_and_falls_back() {
     );
     // The findings still reach the reviewers.
     assert!(
-        run.stdout.contains("::error file=skills/release-notes/SKILL.md"),
+        run.stdout
+            .contains("::error file=skills/release-notes/SKILL.md"),
         "{}",
         run.stdout
     );
@@ -1219,7 +1235,10 @@ async fn a_skill_kept_in_its_repository_links_the_repositorys_files_and_passes_o
     let base = git_in(root, &["rev-parse", "HEAD"]).trim().to_owned();
     std::fs::write(
         root.join(".claude/skills/x/SKILL.md"),
-        manifest("x", &format!("{body}4. Never commit the regenerated file unreviewed.\n")),
+        manifest(
+            "x",
+            &format!("{body}4. Never commit the regenerated file unreviewed.\n"),
+        ),
     )
     .unwrap();
     git_in(root, &["commit", "-q", "-am", "change the skill"]);
@@ -1276,7 +1295,11 @@ async fn a_skill_kept_in_its_repository_links_the_repositorys_files_and_passes_o
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{args:?}\n{stdout}\n{stderr}");
-        assert_eq!(stdout.matches("SKILL.md: ").count(), 1, "{args:?}: {stdout}");
+        assert_eq!(
+            stdout.matches("SKILL.md: ").count(),
+            1,
+            "{args:?}: {stdout}"
+        );
         assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
     }
 }
