@@ -176,8 +176,12 @@ pub fn comment_no_change(head_sha: Option<&str>) -> String {
     )
 }
 
-/// `skip (static)` and the like.
+/// `inject (evaluated)` and the like; a static verdict says it was not evaluated, as no
+/// skill is injected before an evaluation shows it helps.
 pub fn label(v: &Verdict) -> String {
+    if v.basis == Basis::Static && v.decision == Decision::Skip {
+        return crate::render::NOT_EVALUATED.to_owned();
+    }
     let decision = match v.decision {
         Decision::Inject => "inject",
         Decision::Skip => "skip",

@@ -117,19 +117,29 @@ impl ProjectSummary {
         }
     }
 
-    /// `project fixtures/repos/webapp · npm · pnpm · 5 dependencies · fit: core (...)`, for
-    /// the text formats.
-    pub fn line(&self) -> String {
+    /// `project fixtures/repos/webapp · ecosystems: npm · package managers: pnpm · 5
+    /// dependencies`: the repository, said once per run.
+    pub fn header(&self) -> String {
         let mut parts = vec![format!("project {}", self.root)];
         if !self.ecosystems.is_empty() {
-            parts.push(self.ecosystems.join(", "));
+            parts.push(format!("ecosystems: {}", self.ecosystems.join(", ")));
         }
         if !self.package_manager.is_empty() {
-            parts.push(self.package_manager.join(", "));
+            parts.push(format!(
+                "package managers: {}",
+                self.package_manager.join(", ")
+            ));
         }
-        parts.push(format!("{} dependencies", self.dependency_count));
-        parts.push(self.fit.summary());
+        parts.push(
+            plural(self.dependency_count, "dependency").replace("dependencys", "dependencies"),
+        );
         parts.join(" · ")
+    }
+
+    /// [`Self::header`] and the skill's fit, `· fit: core (...)`, for the text formats of
+    /// one skill.
+    pub fn line(&self) -> String {
+        format!("{} · {}", self.header(), self.fit.summary())
     }
 }
 
@@ -252,8 +262,14 @@ pub fn render(format: Format, reports: &[Report<'_>], style: Style<'_>) -> Strin
     }
 }
 
-/// "skip (static)" and the like.
+/// What a static verdict is: not a judgement of the skill, but the absence of an evaluation.
+pub const NOT_EVALUATED: &str = "not evaluated (injecting needs an evaluation)";
+
+/// "skip (evaluated)" and the like; a static verdict says it was not evaluated.
 fn verdict_label(v: &Verdict) -> String {
+    if v.basis == Basis::Static && v.decision == Decision::Skip {
+        return NOT_EVALUATED.to_owned();
+    }
     let decision = match v.decision {
         Decision::Inject => "inject",
         Decision::Skip => "skip",

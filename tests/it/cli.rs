@@ -133,7 +133,7 @@ fn file_wide_suppression() {
         "every SG3xx finding is suppressed: {out}"
     );
     assert!(
-        out.contains("s/SKILL.md: verdict skip (static)"),
+        out.contains("s/SKILL.md: verdict not evaluated (injecting needs an evaluation)"),
         "the verdict still closes the output: {out}"
     );
 }
@@ -281,7 +281,10 @@ fn repo_check_shows_project_findings_and_the_fit() {
     ]);
     assert_eq!(code, 0, "the skill written for the webapp is clean: {out}");
     assert!(out.contains("0 errors, 0 warnings, 0 info"), "{out}");
-    assert!(out.contains("· pnpm · 5 dependencies · fit: core"), "{out}");
+    assert!(
+        out.contains("· ecosystems: npm · package managers: pnpm · 5 dependencies · fit: core"),
+        "{out}"
+    );
 }
 
 #[test]

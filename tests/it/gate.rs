@@ -221,7 +221,10 @@ async fn one_check_run_on_the_head_sha_with_annotations_fifty_at_a_time() {
     );
     assert!(last["output"].get("annotations").is_none());
     let summary = last["output"]["summary"].as_str().unwrap();
-    assert!(summary.contains("**Verdict: skip (static)**"), "{summary}");
+    assert!(
+        summary.contains("**Verdict: not evaluated (injecting needs an evaluation)**"),
+        "{summary}"
+    );
     assert!(summary.contains("| Section | Tokens |"), "{summary}");
     let text = last["output"]["text"].as_str().unwrap();
     assert!(text.contains("missing-119.md"), "{text}");
@@ -229,7 +232,7 @@ async fn one_check_run_on_the_head_sha_with_annotations_fifty_at_a_time() {
         last["output"]["title"]
             .as_str()
             .unwrap()
-            .starts_with("skip (static): 120 errors, 0 warnings")
+            .starts_with("not evaluated (injecting needs an evaluation): 120 errors, 0 warnings")
     );
     // The token went where it belongs: the Authorization header, and nowhere in a body.
     for r in server.received_requests().await.unwrap() {
@@ -428,7 +431,9 @@ async fn the_comment_is_created_once_then_edited_in_place() {
     let created = sent[4].2["body"].as_str().unwrap().to_owned();
     assert!(created.starts_with("<!-- skillgate-gate"), "{created}");
     assert!(
-        created.contains("| `release-notes` | skip (static) | `neutral` |"),
+        created.contains(
+            "| `release-notes` | not evaluated (injecting needs an evaluation) | `neutral` |"
+        ),
         "{created}"
     );
 
@@ -505,7 +510,7 @@ async fn a_marked_comment_someone_else_wrote_is_never_edited() {
         sent[4].2["body"]
             .as_str()
             .unwrap()
-            .contains("| `release-notes` | skip (static) |")
+            .contains("| `release-notes` | not evaluated (injecting needs an evaluation) |")
     );
 
     // The same token's own marked comment, after someone else's, is the one edited.
