@@ -301,3 +301,67 @@ fn a_repository_that_is_a_file_is_a_usage_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn at_includes_reach_their_files_and_lend_them_their_prohibitions() {
+    let skill = ".claude/skills/notes";
+    let body = "# Notes\n\nFollow @.github/copilot-instructions.md, then read \
+                @references/layout.md and @references/style.md.\n";
+    let dir = tree(&[
+        (&format!("{skill}/SKILL.md"), &manifest("notes", body)),
+        (
+            &format!("{skill}/references/layout.md"),
+            "# Layout\n\nTitle first.\n",
+        ),
+        (
+            &format!("{skill}/references/style.md"),
+            "# Style\n\nShort lines.\n",
+        ),
+        (
+            ".github/copilot-instructions.md",
+            "# Rules\n\nNever edit generated files by hand.\n",
+        ),
+    ]);
+    let check = |args: &[&str]| {
+        let mut all = vec![
+            "check",
+            skill,
+            "--select",
+            "SG301,SG504",
+            "--format",
+            "concise",
+        ];
+        all.extend_from_slice(args);
+        let (_, out, stderr) = run_in(dir.path(), &all);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        finding_lines(&out).join("\n")
+    };
+    // The included references are linked, and the included instructions say what not to do.
+    assert_eq!(check(&["--repo", "."]), "", "with the repository");
+    // Without the repository the instructions file is not there to read; the references
+    // still are.
+    let out = check(&[]);
+    assert!(
+        out.contains("SG301 the skill states no prohibitions"),
+        "{out}"
+    );
+    assert!(!out.contains("SG504"), "{out}");
+    // An included file without a prohibition lends none.
+    std::fs::write(
+        dir.path().join(".github/copilot-instructions.md"),
+        "# Rules\n\nKeep functions short.\n",
+    )
+    .unwrap();
+    let out = check(&["--repo", "."]);
+    assert!(
+        out.contains("SG301 the skill states no prohibitions"),
+        "{out}"
+    );
+    // A prohibition in an included file of the skill counts too.
+    std::fs::write(
+        dir.path().join(format!("{skill}/references/style.md")),
+        "# Style\n\nDo not wrap lines.\n",
+    )
+    .unwrap();
+    assert_eq!(check(&[]), "", "the skill's own include");
+}
