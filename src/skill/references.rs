@@ -148,6 +148,12 @@ static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A folder named in prose by its bare name: `the references folder`, `scripts directory`.
+static NAMED_FOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b([A-Za-z0-9][A-Za-z0-9_-]*)`? (?:sub)?(?:folder|directory|dir)\b")
+        .expect("valid regex")
+});
+
 static STEM: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9][A-Za-z0-9_-]*$").expect("valid regex"));
 
@@ -569,6 +575,43 @@ fn collect(
                 continue;
             };
             push(start..start + token.len(), token, form, target, false);
+        }
+    }
+    // A folder of the skill named by its bare name: `references` in inline code, or "the
+    // references folder" in prose.
+    let folder_of = |name: &str| {
+        [d.dir, ""]
+            .iter()
+            .filter_map(|base| normalize_rel(base, name))
+            .map(|rel| rel.trim_end_matches('/').to_owned())
+            .find(|rel| !rel.is_empty() && skill.has_dir(rel))
+    };
+    for code in &d.doc.inline_code {
+        let inner = text[code.clone()].trim_matches('`').trim();
+        let name = inner.strip_suffix('/').unwrap_or(inner);
+        if STEM.is_match(name)
+            && !seen.contains(&code.start)
+            && let Some(rel) = folder_of(name)
+        {
+            push(code.clone(), name, Form::Path, Target::Folder(rel), false);
+        }
+    }
+    for line in &d.doc.prose_lines {
+        for c in NAMED_FOLDER.captures_iter(&text[line.clone()]) {
+            let Some(m) = c.get(1) else { continue };
+            let start = line.start + m.start();
+            if in_link(start) || seen.contains(&start) {
+                continue;
+            }
+            if let Some(rel) = folder_of(m.as_str()) {
+                push(
+                    start..start + m.len(),
+                    m.as_str(),
+                    Form::Path,
+                    Target::Folder(rel),
+                    false,
+                );
+            }
         }
     }
     // Stems: `async-defer-await` in inline code naming `rules/async-defer-await.md`.

@@ -365,3 +365,33 @@ fn at_includes_reach_their_files_and_lend_them_their_prohibitions() {
     .unwrap();
     assert_eq!(check(&[]), "", "the skill's own include");
 }
+
+#[test]
+fn a_folder_named_by_its_bare_name_is_not_unlinked() {
+    let check = |sentence: &str| {
+        let body = format!("# Notes\n\nNever guess. {sentence}\n");
+        let dir = tree(&[
+            ("s/SKILL.md", &manifest("s", &body)),
+            ("s/references/layout.md", "# Layout\n"),
+            ("s/references/style.md", "# Style\n"),
+        ]);
+        let (_, out, _) = run_in(
+            dir.path(),
+            &["check", "s", "--select", "SG504", "--format", "concise"],
+        );
+        finding_lines(&out).join("\n")
+    };
+    for named in [
+        "Read the guides in `references` first.",
+        "Read the guides in the references folder first.",
+        "Read the guides in the `references` directory first.",
+        "Read the guides in [references](references/) first.",
+    ] {
+        assert_eq!(check(named), "", "{named}");
+    }
+    let out = check("Read the guides in the build folder first.");
+    assert!(
+        out.contains("SG504 the folder `references/` (2 files) is not linked"),
+        "{out}"
+    );
+}

@@ -393,7 +393,8 @@ pub const ORPHAN_FILE: Rule = Rule {
     summary: "A file or folder of the skill is never linked or named",
     what: "Flags files that no mention reaches from SKILL.md, directly or through reached \
            references: one finding per unreferenced folder (its files listed as related) or \
-           per single file. A folder named as such (\"the `./fonts` directory\", `themes/`) \
+           per single file. A folder named as such (\"the `./fonts` directory\", `themes/`, \
+           `references` in inline code, \"the references folder\") \
            carries every file in it; a named file's folder and a glob's folder carry their \
            scripts, data, binary assets and `_`-prefixed section files, while markdown documents \
            there must be named themselves, by path, by stem (`` `async-defer-await` ``) or by \
