@@ -1308,3 +1308,56 @@ async fn a_skill_kept_in_its_repository_links_the_repositorys_files_and_passes_o
         assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_skill_that_cannot_be_loaded_gets_its_check_run_with_one_error() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 50).await;
+    let dir = tree(&[
+        (
+            "skills/good/SKILL.md",
+            &manifest("good", "# Notes\n\nNever publish without a review.\n"),
+        ),
+        (
+            "skills/bad/SKILL.md",
+            "---\nname: bad\ndescription: [unclosed\n---\nbody\n",
+        ),
+    ]);
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/bad", "skills/good", "--github"],
+    );
+    assert_eq!(run.code, 2, "unreadable input: {}", run.stderr);
+    assert!(
+        run.stderr.contains("invalid frontmatter YAML"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    let created: Vec<&str> = sent
+        .iter()
+        .filter(|(m, _, _)| m == "POST")
+        .map(|(_, _, b)| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(created, ["skillgate: good", "skillgate: bad"], "{sent:?}");
+    let bad = &sent[sent
+        .iter()
+        .position(|(m, _, b)| m == "POST" && b["name"] == "skillgate: bad")
+        .unwrap()..];
+    let annotations = bad[1].2["output"]["annotations"].as_array().unwrap();
+    assert_eq!(annotations.len(), 1, "{annotations:?}");
+    assert_eq!(annotations[0]["title"], "SG509 unloadable-skill");
+    assert_eq!(annotations[0]["annotation_level"], "failure");
+    assert_eq!(annotations[0]["path"], "skills/bad/SKILL.md");
+    assert_eq!(bad[2].2["conclusion"], "failure", "{}", bad[2].2);
+    assert!(
+        bad[2].2["output"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("no verdict: 1 errors"),
+        "{}",
+        bad[2].2
+    );
+}
