@@ -376,7 +376,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     /// A skill of the report, in the order given: loaded (its index in `skills`), or not.
     enum Loaded {
         At(usize),
-        Failed(Report<'static>),
+        Failed(Box<Report<'static>>),
     }
     let mut input_error = false;
     let mut skills = Vec::with_capacity(args.skills.len());
@@ -402,7 +402,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
                     // made the skill's one finding (SG509) in the report; the other skills
                     // are still checked.
                     if !e.is_missing() {
-                        order.push(Loaded::Failed(Report::unloaded(&e)));
+                        order.push(Loaded::Failed(Box::new(Report::unloaded(&e))));
                     }
                     error::show(&Error::from(e));
                     input_error = true;
@@ -415,7 +415,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         .map(|loaded| {
             let skill = match loaded {
                 Loaded::At(i) => &skills[i],
-                Loaded::Failed(report) => return report,
+                Loaded::Failed(report) => return *report,
             };
             let review = lint::review(skill, &settings, project.as_ref());
             // The verdict weighs every finding; a baseline only quiets the report.
