@@ -274,6 +274,14 @@ fn an_unloadable_skill_among_several_is_one_json_document_with_one_error() {
         assert!(d["verdict"].is_object(), "{d}");
     }
 
+    // The markdown format says so rather than counting nothing.
+    let (_, stdout, _) = run_in(dir.path(), &["check", "b", "--format", "markdown"]);
+    assert!(
+        stdout.contains("`b/SKILL.md` · cannot be loaded · 1 error"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("0 tokens"), "{stdout}");
+
     // An unreadable SKILL.md is the same: one finding, the others checked.
     #[cfg(unix)]
     {
