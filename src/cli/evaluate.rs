@@ -326,7 +326,7 @@ fn save_check(
     project: Option<ProjectSummary>,
 ) -> Result<(), EvalError> {
     let report = Report {
-        skill,
+        skill: Some(skill),
         summary: Summary::of(skill),
         findings: findings.to_vec(),
         verdict: None,

@@ -144,6 +144,9 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
     let paths = skill_paths(args, &context)?;
     if paths.is_empty() {
         eprintln!("skillgate: no skill to judge");
+        if args.github && args.comment && github::publish_no_change(&context)? {
+            eprintln!("skillgate: the pull request comment now says that no skill changed");
+        }
         return Ok(ExitCode::SUCCESS);
     }
     let config = Config::for_repo(args.config.as_deref(), &args.repo)?;
@@ -158,11 +161,25 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
 
     let mut input_error = false;
     let mut skills = Vec::with_capacity(paths.len());
+    let mut unloaded = Vec::new();
+    // A skill reached through a symlinked folder too (one folder per client) is judged once.
+    let mut seen = std::collections::HashSet::new();
     for path in &paths {
         match Skill::load(path) {
-            Ok(skill) => skills.push(skill),
+            Ok(skill) => {
+                let real = std::fs::canonicalize(&skill.source.path)
+                    .unwrap_or_else(|_| skill.source.path.clone());
+                if seen.insert(real) {
+                    skills.push(skill);
+                }
+            }
             Err(e) => {
-                // Reported here, and the other skills are still judged.
+                // Said on stderr with its context and, unless nothing is there at all, made
+                // the skill's one finding (SG509), reported with the others, which are still
+                // judged.
+                if !e.is_missing() {
+                    unloaded.push((folder_name(e.path()), Report::unloaded(&e)));
+                }
                 error::show(&Error::from(e));
                 input_error = true;
             }
@@ -188,12 +205,21 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
             name: skill_name(skill),
             conclusion: github::conclusion(&config.gate, Some(&verdict), failing),
             report: Report {
-                skill,
+                skill: Some(skill),
                 summary: Summary::of(skill),
                 findings: review.findings,
                 verdict: Some(verdict),
                 project: review.fit.map(|fit| ProjectSummary::of(&project, fit)),
             },
+        });
+    }
+
+    for (name, report) in unloaded {
+        let failing = report.findings.iter().any(|f| fail_on.fails(f.severity));
+        gated.push(Gated {
+            name,
+            conclusion: github::conclusion(&config.gate, None, failing),
+            report,
         });
     }
 
@@ -367,8 +393,17 @@ fn skill_name(skill: &Skill) -> String {
     if let Some(name) = skill.name() {
         return name.to_owned();
     }
-    let path = &skill.source.path;
-    path.parent().and_then(Path::file_name).map_or_else(
+    folder_name(&skill.source.path)
+}
+
+/// The name of the folder holding `path` (a SKILL.md), or of `path` itself when it is a folder.
+fn folder_name(path: &Path) -> String {
+    let folder = if path.is_dir() {
+        Some(path)
+    } else {
+        path.parent()
+    };
+    folder.and_then(Path::file_name).map_or_else(
         || render::display(path),
         |n| n.to_string_lossy().into_owned(),
     )

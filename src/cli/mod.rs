@@ -373,8 +373,14 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     }
     let baseline = args.baseline.as_deref().map(Baseline::load).transpose()?;
 
+    /// A skill of the report, in the order given: loaded (its index in `skills`), or not.
+    enum Loaded {
+        At(usize),
+        Failed(Box<Report<'static>>),
+    }
     let mut input_error = false;
     let mut skills = Vec::with_capacity(args.skills.len());
+    let mut order = Vec::with_capacity(args.skills.len());
     for path in &args.skills {
         // A folder without a manifest stands for every skill found below it.
         let found = match discover::skills(path) {
@@ -387,18 +393,30 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
         };
         for path in found {
             match Skill::load(&path) {
-                Ok(skill) => skills.push(skill),
+                Ok(skill) => {
+                    order.push(Loaded::At(skills.len()));
+                    skills.push(skill);
+                }
                 Err(e) => {
-                    // Reported here, and the other skills are still checked.
+                    // Said on stderr with its context and, unless nothing is there at all,
+                    // made the skill's one finding (SG509) in the report; the other skills
+                    // are still checked.
+                    if !e.is_missing() {
+                        order.push(Loaded::Failed(Box::new(Report::unloaded(&e))));
+                    }
                     error::show(&Error::from(e));
                     input_error = true;
                 }
             }
         }
     }
-    let reports: Vec<Report<'_>> = skills
-        .iter()
-        .map(|skill| {
+    let reports: Vec<Report<'_>> = order
+        .into_iter()
+        .map(|loaded| {
+            let skill = match loaded {
+                Loaded::At(i) => &skills[i],
+                Loaded::Failed(report) => return *report,
+            };
             let review = lint::review(skill, &settings, project.as_ref());
             // The verdict weighs every finding; a baseline only quiets the report.
             let verdict = Some(verdict::decide(&config.verdict, &review.findings, None));
@@ -407,7 +425,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
                 None => review.findings,
             };
             Report {
-                skill,
+                skill: Some(skill),
                 summary: Summary::of(skill),
                 findings,
                 verdict,
@@ -556,7 +574,24 @@ fn rule_docs() -> impl Iterator<Item = RuleDoc> {
         fires: r.fires,
         passes: r.passes,
     });
-    skill.chain(set)
+    let load = [crate::lint::load::UNLOADABLE_SKILL]
+        .into_iter()
+        .map(|r| RuleDoc {
+            code: r.code,
+            name: r.name,
+            family: crate::lint::Family::of(r.code).as_str(),
+            severity: r.severity,
+            summary: r.summary,
+            what: r.what,
+            why: r.why,
+            note: None,
+            fires: r.fires,
+            passes: r.passes,
+        });
+    let mut all: Vec<RuleDoc> = skill.chain(load).chain(set).collect();
+    // In code order: the loader's rule sits among the per-skill rules of its family.
+    all.sort_by_key(|r| r.code);
+    all.into_iter()
 }
 
 /// The documentation of the rule with this code or name.

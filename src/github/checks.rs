@@ -110,27 +110,40 @@ pub(super) async fn post(
     };
     let route = client.route(&format!("/check-runs/{id}"));
     let result = annotate_and_complete(client, &route, &name, gated, root).await;
-    if let Err(e) = &result
-        && !matches!(e, ApiError::Forbidden { .. })
-    {
-        // Leave no run spinning forever: say once, best effort, why it stopped.
-        let _ = client
+    if let Err(e) = &result {
+        // Leave no run spinning forever, whatever stopped it (a 403 on the annotations
+        // included): complete it as cancelled, with the reason.
+        let cancelled = client
             .send(
                 &format!("cancelling the check run {name:?}"),
                 Method::Patch,
                 &route,
-                Some(&json!({
-                    "status": "completed",
-                    "conclusion": "cancelled",
-                    "output": {
-                        "title": "skillgate could not finish this report",
-                        "summary": summary::cap(&e.to_string(), CHECK_RUN_LIMIT),
-                    },
-                })),
+                Some(&cancellation(e)),
             )
             .await;
+        if let Err(c) = cancelled {
+            eprintln!("skillgate: {c}; the check run may stay in progress");
+        }
     }
     result.map(|()| id)
+}
+
+/// The body that completes a run as `cancelled`, with why in its summary.
+fn cancellation(e: &ApiError) -> serde_json::Value {
+    json!({
+        "status": "completed",
+        "conclusion": "cancelled",
+        "output": {
+            "title": "skillgate could not finish this report",
+            "summary": summary::cap(
+                &format!(
+                    "skillgate stopped before this report was complete: {e}.\n\nThe findings \
+                     are in the workflow's log."
+                ),
+                CHECK_RUN_LIMIT,
+            ),
+        },
+    })
 }
 
 /// Send the annotations of a created run, 50 per request, then complete it.

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::summary::{self, STEP_SUMMARY_LIMIT};
 use super::{GateError, Gated, Published};
 use crate::finding::{Finding, Severity};
-use crate::render::{self, Format, Report, Style, Summary};
+use crate::render::{self, Format, Report, Style};
 
 /// Annotations GitHub shows per step and per level (error, warning, notice).
 pub const SHOWN_PER_LEVEL: usize = 10;
@@ -41,7 +41,7 @@ fn commands(gated: &[Gated<'_>], root: &Path) -> String {
     // they are in the step summary); the skill is there because a report needs one.
     let all = Report {
         skill: first.report.skill,
-        summary: Summary::of(first.report.skill),
+        summary: first.report.summary.clone(),
         findings,
         verdict: None,
         project: None,

@@ -158,6 +158,28 @@ async fn publish_async(
     Ok(Published::CheckRuns(ids))
 }
 
+/// Say on the pull request's comment, when the gate wrote one before, that the change no
+/// longer touches any skill, so its old verdicts do not stand. Creates no comment, and does
+/// nothing without a token or outside a pull request. Returns whether a comment was edited.
+pub fn publish_no_change(context: &Context) -> Result<bool, GateError> {
+    let (Some((owner, name)), Some(token), Some(number)) =
+        (&context.repository, &context.token, context.pull_request)
+    else {
+        return Ok(false);
+    };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(GateError::Runtime)?;
+    let body = summary::comment_no_change(context.head_sha.as_deref());
+    let edited = runtime.block_on(async {
+        // The client starts its own tasks, so it is built inside the runtime.
+        let client = client::Client::new(&context.api_url, (owner, name), token)?;
+        comment::update_existing(&client, number, &body).await
+    })?;
+    Ok(edited)
+}
+
 /// A finding's path relative to the repository root, with forward slashes, as GitHub
 /// expects it; the path as given when it lies outside the root.
 pub fn root_relative(path: &Path, root: &Path) -> String {

@@ -163,8 +163,25 @@ pub fn comment(gated: &[Gated<'_>]) -> String {
     cap(&out, COMMENT_LIMIT)
 }
 
-/// `skip (static)` and the like.
+/// The sticky comment once the pull request changes no skill any more: what it held before
+/// no longer applies.
+pub fn comment_no_change(head_sha: Option<&str>) -> String {
+    let at = head_sha.map_or_else(String::new, |sha| {
+        format!(" as of `{}`", sha.get(..12).unwrap_or(sha))
+    });
+    format!(
+        "{COMMENT_MARKER}\n### skillgate\n\nThis pull request changes no skill{at}, so there is \
+         nothing to judge; the verdicts this comment showed before no longer apply.\n\n\
+         *Updated on every push by `skillgate gate`.*\n"
+    )
+}
+
+/// `inject (evaluated)` and the like; a static verdict says it was not evaluated, as no
+/// skill is injected before an evaluation shows it helps.
 pub fn label(v: &Verdict) -> String {
+    if v.basis == Basis::Static && v.decision == Decision::Skip {
+        return crate::render::NOT_EVALUATED.to_owned();
+    }
     let decision = match v.decision {
         Decision::Inject => "inject",
         Decision::Skip => "skip",

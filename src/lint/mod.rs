@@ -8,6 +8,7 @@ pub mod baseline;
 pub mod example;
 pub mod fit;
 pub mod fix;
+pub mod load;
 mod rules;
 pub mod settings;
 pub mod suppress;

@@ -12,17 +12,28 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
         let (e, w, i) = report.counts();
         let title = s.name.as_deref().unwrap_or(&s.path);
         let _ = writeln!(out, "### skillgate: `{}`\n", cell(title));
-        let _ = writeln!(
-            out,
-            "`{}` · {} tokens · {} lines · {:.0}% example code · {}, {}, {} info\n",
-            cell(&s.path),
-            s.tokens,
-            s.lines,
-            s.code_share * 100.0,
-            plural(e, "error"),
-            plural(w, "warning"),
-            i,
-        );
+        if report.skill.is_none() {
+            let _ = writeln!(
+                out,
+                "`{}` · cannot be loaded · {}, {}, {} info\n",
+                cell(&s.path),
+                plural(e, "error"),
+                plural(w, "warning"),
+                i,
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "`{}` · {} tokens · {} lines · {:.0}% example code · {}, {}, {} info\n",
+                cell(&s.path),
+                s.tokens,
+                s.lines,
+                s.code_share * 100.0,
+                plural(e, "error"),
+                plural(w, "warning"),
+                i,
+            );
+        }
         if let Some(project) = &report.project {
             let _ = writeln!(out, "{}\n", cell(&project.line()));
         }

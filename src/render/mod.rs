@@ -41,8 +41,9 @@ pub enum Format {
 /// What the renderers show for one skill.
 #[derive(Debug)]
 pub struct Report<'a> {
-    /// The skill, for its source text.
-    pub skill: &'a Skill,
+    /// The skill, for its source text; none for a skill that could not be loaded, whose one
+    /// finding says why.
+    pub skill: Option<&'a Skill>,
     /// Facts about the skill, as shown in every format.
     pub summary: Summary,
     /// The findings that count, sorted.
@@ -116,19 +117,29 @@ impl ProjectSummary {
         }
     }
 
-    /// `project fixtures/repos/webapp · npm · pnpm · 5 dependencies · fit: core (...)`, for
-    /// the text formats.
-    pub fn line(&self) -> String {
+    /// `project fixtures/repos/webapp · ecosystems: npm · package managers: pnpm · 5
+    /// dependencies`: the repository, said once per run.
+    pub fn header(&self) -> String {
         let mut parts = vec![format!("project {}", self.root)];
         if !self.ecosystems.is_empty() {
-            parts.push(self.ecosystems.join(", "));
+            parts.push(format!("ecosystems: {}", self.ecosystems.join(", ")));
         }
         if !self.package_manager.is_empty() {
-            parts.push(self.package_manager.join(", "));
+            parts.push(format!(
+                "package managers: {}",
+                self.package_manager.join(", ")
+            ));
         }
-        parts.push(format!("{} dependencies", self.dependency_count));
-        parts.push(self.fit.summary());
+        parts.push(
+            plural(self.dependency_count, "dependency").replace("dependencys", "dependencies"),
+        );
         parts.join(" · ")
+    }
+
+    /// [`Self::header`] and the skill's fit, `· fit: core (...)`, for the text formats of
+    /// one skill.
+    pub fn line(&self) -> String {
+        format!("{} · {}", self.header(), self.fit.summary())
     }
 }
 
@@ -163,6 +174,18 @@ pub struct SectionSummary {
 }
 
 impl Summary {
+    /// The summary of a skill that could not be loaded: its path, and nothing measured.
+    pub fn unloaded(path: &Path) -> Summary {
+        Summary {
+            path: display(path),
+            name: None,
+            tokens: 0,
+            lines: 0,
+            code_share: 0.0,
+            sections: Vec::new(),
+        }
+    }
+
     /// Summarise a parsed skill.
     pub fn of(skill: &Skill) -> Summary {
         let src = &skill.source;
@@ -187,11 +210,24 @@ impl Summary {
     }
 }
 
-impl Report<'_> {
+impl<'a> Report<'a> {
+    /// The report of a skill that could not be loaded: the one finding that says why, no
+    /// verdict.
+    pub fn unloaded(error: &crate::skill::LoadError) -> Report<'a> {
+        Report {
+            skill: None,
+            summary: Summary::unloaded(error.path()),
+            findings: vec![crate::lint::load::unloadable(error)],
+            verdict: None,
+            project: None,
+        }
+    }
+
     /// The source file a finding points into.
     fn source(&self, path: &Path) -> Option<&SourceFile> {
-        std::iter::once(&self.skill.source)
-            .chain(self.skill.files.iter().filter_map(|f| f.source.as_ref()))
+        let skill = self.skill?;
+        std::iter::once(&skill.source)
+            .chain(skill.files.iter().filter_map(|f| f.source.as_ref()))
             .find(|s| s.path == path)
     }
 
@@ -226,8 +262,14 @@ pub fn render(format: Format, reports: &[Report<'_>], style: Style<'_>) -> Strin
     }
 }
 
-/// "skip (static)" and the like.
+/// What a static verdict is: not a judgement of the skill, but the absence of an evaluation.
+pub const NOT_EVALUATED: &str = "not evaluated (injecting needs an evaluation)";
+
+/// "skip (evaluated)" and the like; a static verdict says it was not evaluated.
 fn verdict_label(v: &Verdict) -> String {
+    if v.basis == Basis::Static && v.decision == Decision::Skip {
+        return NOT_EVALUATED.to_owned();
+    }
     let decision = match v.decision {
         Decision::Inject => "inject",
         Decision::Skip => "skip",

@@ -17,6 +17,7 @@ use super::json::{FindingRecord, FixRecord};
 use super::{Report, display};
 use crate::finding::Severity;
 use crate::lint::RULES;
+use crate::lint::load::UNLOADABLE_SKILL;
 
 /// A severity as a SARIF result level.
 pub(crate) fn level(severity: Severity) -> &'static str {
@@ -170,20 +171,37 @@ fn rules(rules_doc: Option<&str>, listed: &[ListedRule]) -> Vec<Value> {
             r.family().as_str(),
         )
     });
+    let load = &UNLOADABLE_SKILL;
+    let loader = std::iter::once(rule(
+        load.code,
+        load.name,
+        load.summary,
+        load.what,
+        load.why,
+        load.severity,
+        crate::lint::Family::of(load.code).as_str(),
+    ));
     let listed = listed
         .iter()
         .map(|r| rule(r.code, r.name, r.summary, r.what, r.why, r.severity, r.tag));
-    per_skill.chain(listed).collect()
+    per_skill.chain(loader).chain(listed).collect()
 }
+
+/// The per-skill rules listed first: those of the registry, then the loader's (SG509).
+const PER_SKILL: usize = RULES.len() + 1;
 
 /// The index of `code` in [`rules`] with the run's `listed` rules.
 fn rule_index(code: &str, listed: &[ListedRule]) -> Option<usize> {
-    RULES.iter().position(|r| r.code == code).or_else(|| {
-        listed
-            .iter()
-            .position(|r| r.code == code)
-            .map(|i| RULES.len() + i)
-    })
+    RULES
+        .iter()
+        .position(|r| r.code == code)
+        .or_else(|| (code == UNLOADABLE_SKILL.code).then_some(RULES.len()))
+        .or_else(|| {
+            listed
+                .iter()
+                .position(|r| r.code == code)
+                .map(|i| PER_SKILL + i)
+        })
 }
 
 /// One result. `related` are the regions of the finding's related places when the caller
@@ -361,14 +379,15 @@ mod tests {
             tag: "set",
         }];
         let all = rules(None, &listed);
-        assert_eq!(all.len(), RULES.len() + 1);
+        assert_eq!(all.len(), PER_SKILL + 1);
         for (i, rule) in all.iter().enumerate() {
             assert_eq!(
                 rule_index(rule["id"].as_str().unwrap_or(""), &listed),
                 Some(i)
             );
         }
-        assert_eq!(rules(None, &[]).len(), RULES.len());
+        assert_eq!(rules(None, &[]).len(), PER_SKILL);
+        assert_eq!(rule_index("SG509", &[]), Some(RULES.len()));
         assert_eq!(rule_index("SG799", &[]), None);
     }
 }

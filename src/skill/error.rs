@@ -97,6 +97,56 @@ pub enum LoadError {
     },
 }
 
+impl LoadError {
+    /// The file or folder the error is about.
+    pub fn path(&self) -> &std::path::Path {
+        match self {
+            LoadError::NotFound { path }
+            | LoadError::NoSkillFile { path }
+            | LoadError::Io { path, .. }
+            | LoadError::Empty { path }
+            | LoadError::TooLarge { path, .. }
+            | LoadError::Binary { path }
+            | LoadError::NotUtf8 { path, .. }
+            | LoadError::MissingFrontmatter { path }
+            | LoadError::UnclosedFrontmatter { path }
+            | LoadError::InvalidYaml { path, .. }
+            | LoadError::SymlinkOutside { path, .. } => path,
+        }
+    }
+
+    /// Whether nothing is there at all (a path given wrong), rather than a skill that cannot
+    /// be read.
+    pub fn is_missing(&self) -> bool {
+        matches!(
+            self,
+            LoadError::NotFound { .. } | LoadError::NoSkillFile { .. }
+        )
+    }
+
+    /// The line and column it points at, when it points inside the file.
+    pub fn position(&self) -> Option<(u32, u32)> {
+        match self {
+            LoadError::NotUtf8 { line, column, .. }
+            | LoadError::InvalidYaml { line, column, .. } => Some((*line, *column)),
+            LoadError::MissingFrontmatter { .. } | LoadError::UnclosedFrontmatter { .. } => {
+                Some((1, 1))
+            }
+            _ => None,
+        }
+    }
+
+    /// What is wrong, without the path (which a finding carries on its own).
+    pub fn reason(&self) -> String {
+        let text = self.to_string();
+        let path = self.path().display().to_string();
+        let rest = text.strip_prefix(&path).unwrap_or(&text);
+        // `path:line:col: reason` or `path: reason`.
+        let rest = rest.trim_start_matches(|c: char| c == ':' || c.is_ascii_digit());
+        rest.trim_start().to_owned()
+    }
+}
+
 impl miette::Diagnostic for LoadError {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
         let code = match self {

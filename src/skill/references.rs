@@ -113,6 +113,9 @@ pub struct Mention {
     /// the agent to create or names as the user's project's. It still reaches the files it
     /// names, but a missing one is no finding.
     pub foreign: bool,
+    /// Whether it is an `@path` include (`@.github/copilot-instructions.md`), whose file the
+    /// client reads in with the document; the path is written without the `@`.
+    pub include: bool,
 }
 
 /// Every mention of every document, and how each file of the skill is reached.
@@ -142,6 +145,12 @@ static SCHEME: LazyLock<Regex> =
 /// one `/` or a file extension. Checked further in [`candidate`].
 static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:\$\{[A-Za-z_]+\}|\$[A-Z_]+|\{baseDir\})?(?:[A-Za-z0-9_.*@+\-/\\]|\{[A-Za-z_-]+\}/|<[A-Za-z_-]+>/)+")
+        .expect("valid regex")
+});
+
+/// A folder named in prose by its bare name: `the references folder`, `scripts directory`.
+static NAMED_FOLDER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b([A-Za-z0-9][A-Za-z0-9_-]*)`? (?:sub)?(?:folder|directory|dir)\b")
         .expect("valid regex")
 });
 
@@ -466,18 +475,20 @@ fn collect(
 ) {
     let text = &d.source.text;
     let material = index > 0 && is_material(d.rel);
-    let mut push = |span: Range<usize>, written: &str, form: Form, target: Target| {
-        let foreign = material || (form != Form::Stem && foreign_on_line(text, &span));
-        out.push(Mention {
-            doc: index,
-            span,
-            written: written.to_owned(),
-            form,
-            target,
-            unexpanded: unexpanded(written, placeholders),
-            foreign,
-        });
-    };
+    let mut push =
+        |span: Range<usize>, written: &str, form: Form, target: Target, include: bool| {
+            let foreign = material || (form != Form::Stem && foreign_on_line(text, &span));
+            out.push(Mention {
+                doc: index,
+                span,
+                written: written.to_owned(),
+                form,
+                target,
+                unexpanded: unexpanded(written, placeholders),
+                foreign,
+                include,
+            });
+        };
     for link in &d.doc.links {
         let dest = link.dest.trim();
         if dest.is_empty() || dest.starts_with('#') {
@@ -494,7 +505,7 @@ fn collect(
         let Some(target) = resolve(skill, d.dir, &path, false) else {
             continue;
         };
-        push(link.range.clone(), &path, Form::Link, target);
+        push(link.range.clone(), &path, Form::Link, target, false);
     }
     let in_link = |at: usize| d.doc.links.iter().any(|l| l.range.contains(&at));
     let regions = d
@@ -532,9 +543,28 @@ fn collect(
             {
                 continue;
             }
+            // `@path` in prose or inline code includes that file (Claude Code's import, also
+            // used to pull in another client's instructions); the path is the rest.
+            if form == Form::Path
+                && let Some(rest) = token.strip_prefix('@')
+                && !rest.starts_with('@')
+                && candidate(rest)
+            {
+                seen.insert(start);
+                if let Some(target) = resolve(skill, d.dir, rest, false) {
+                    push(start + 1..start + token.len(), rest, form, target, true);
+                }
+                continue;
+            }
             if let Some(rel) = module_file(skill, token) {
                 seen.insert(start);
-                push(start..start + token.len(), token, form, Target::File(rel));
+                push(
+                    start..start + token.len(),
+                    token,
+                    form,
+                    Target::File(rel),
+                    false,
+                );
                 continue;
             }
             if !candidate(token) {
@@ -544,7 +574,44 @@ fn collect(
             let Some(target) = resolve(skill, d.dir, token, form == Form::Code) else {
                 continue;
             };
-            push(start..start + token.len(), token, form, target);
+            push(start..start + token.len(), token, form, target, false);
+        }
+    }
+    // A folder of the skill named by its bare name: `references` in inline code, or "the
+    // references folder" in prose.
+    let folder_of = |name: &str| {
+        [d.dir, ""]
+            .iter()
+            .filter_map(|base| normalize_rel(base, name))
+            .map(|rel| rel.trim_end_matches('/').to_owned())
+            .find(|rel| !rel.is_empty() && skill.has_dir(rel))
+    };
+    for code in &d.doc.inline_code {
+        let inner = text[code.clone()].trim_matches('`').trim();
+        let name = inner.strip_suffix('/').unwrap_or(inner);
+        if STEM.is_match(name)
+            && !seen.contains(&code.start)
+            && let Some(rel) = folder_of(name)
+        {
+            push(code.clone(), name, Form::Path, Target::Folder(rel), false);
+        }
+    }
+    for line in &d.doc.prose_lines {
+        for c in NAMED_FOLDER.captures_iter(&text[line.clone()]) {
+            let Some(m) = c.get(1) else { continue };
+            let start = line.start + m.start();
+            if in_link(start) || seen.contains(&start) {
+                continue;
+            }
+            if let Some(rel) = folder_of(m.as_str()) {
+                push(
+                    start..start + m.len(),
+                    m.as_str(),
+                    Form::Path,
+                    Target::Folder(rel),
+                    false,
+                );
+            }
         }
     }
     // Stems: `async-defer-await` in inline code naming `rules/async-defer-await.md`.
@@ -556,7 +623,13 @@ fn collect(
         for f in skill.files.iter().filter(|f| f.doc.is_some()) {
             let name = f.rel.rsplit('/').next().unwrap_or(&f.rel);
             if name.rsplit_once('.').is_some_and(|(stem, _)| stem == inner) {
-                push(code.clone(), inner, Form::Stem, Target::File(f.rel.clone()));
+                push(
+                    code.clone(),
+                    inner,
+                    Form::Stem,
+                    Target::File(f.rel.clone()),
+                    false,
+                );
             }
         }
     }

@@ -133,7 +133,7 @@ fn file_wide_suppression() {
         "every SG3xx finding is suppressed: {out}"
     );
     assert!(
-        out.contains("s/SKILL.md: verdict skip (static)"),
+        out.contains("s/SKILL.md: verdict not evaluated (injecting needs an evaluation)"),
         "the verdict still closes the output: {out}"
     );
 }
@@ -281,7 +281,10 @@ fn repo_check_shows_project_findings_and_the_fit() {
     ]);
     assert_eq!(code, 0, "the skill written for the webapp is clean: {out}");
     assert!(out.contains("0 errors, 0 warnings, 0 info"), "{out}");
-    assert!(out.contains("· pnpm · 5 dependencies · fit: core"), "{out}");
+    assert!(
+        out.contains("· ecosystems: npm · package managers: pnpm · 5 dependencies · fit: core"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -296,5 +299,99 @@ fn a_repository_that_is_a_file_is_a_usage_error() {
         stderr.lines().filter(|l| l.starts_with("  x ")).count(),
         1,
         "{stderr}"
+    );
+}
+
+#[test]
+fn at_includes_reach_their_files_and_lend_them_their_prohibitions() {
+    let skill = ".claude/skills/notes";
+    let body = "# Notes\n\nFollow @.github/copilot-instructions.md, then read \
+                @references/layout.md and @references/style.md.\n";
+    let dir = tree(&[
+        (&format!("{skill}/SKILL.md"), &manifest("notes", body)),
+        (
+            &format!("{skill}/references/layout.md"),
+            "# Layout\n\nTitle first.\n",
+        ),
+        (
+            &format!("{skill}/references/style.md"),
+            "# Style\n\nShort lines.\n",
+        ),
+        (
+            ".github/copilot-instructions.md",
+            "# Rules\n\nNever edit generated files by hand.\n",
+        ),
+    ]);
+    let check = |args: &[&str]| {
+        let mut all = vec![
+            "check",
+            skill,
+            "--select",
+            "SG301,SG504",
+            "--format",
+            "concise",
+        ];
+        all.extend_from_slice(args);
+        let (_, out, stderr) = run_in(dir.path(), &all);
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        finding_lines(&out).join("\n")
+    };
+    // The included references are linked, and the included instructions say what not to do.
+    assert_eq!(check(&["--repo", "."]), "", "with the repository");
+    // Without the repository the instructions file is not there to read; the references
+    // still are.
+    let out = check(&[]);
+    assert!(
+        out.contains("SG301 the skill states no prohibitions"),
+        "{out}"
+    );
+    assert!(!out.contains("SG504"), "{out}");
+    // An included file without a prohibition lends none.
+    std::fs::write(
+        dir.path().join(".github/copilot-instructions.md"),
+        "# Rules\n\nKeep functions short.\n",
+    )
+    .unwrap();
+    let out = check(&["--repo", "."]);
+    assert!(
+        out.contains("SG301 the skill states no prohibitions"),
+        "{out}"
+    );
+    // A prohibition in an included file of the skill counts too.
+    std::fs::write(
+        dir.path().join(format!("{skill}/references/style.md")),
+        "# Style\n\nDo not wrap lines.\n",
+    )
+    .unwrap();
+    assert_eq!(check(&[]), "", "the skill's own include");
+}
+
+#[test]
+fn a_folder_named_by_its_bare_name_is_not_unlinked() {
+    let check = |sentence: &str| {
+        let body = format!("# Notes\n\nNever guess. {sentence}\n");
+        let dir = tree(&[
+            ("s/SKILL.md", &manifest("s", &body)),
+            ("s/references/layout.md", "# Layout\n"),
+            ("s/references/style.md", "# Style\n"),
+        ]);
+        let (_, out, _) = run_in(
+            dir.path(),
+            &["check", "s", "--select", "SG504", "--format", "concise"],
+        );
+        finding_lines(&out).join("\n")
+    };
+    for named in [
+        "Read the guides in `references` first.",
+        "Read the guides in the references folder first.",
+        "Read the guides in the `references` directory first.",
+        "Read the guides in [references](references/) first.",
+    ] {
+        assert_eq!(check(named), "", "{named}");
+    }
+    let out = check("Read the guides in the build folder first.");
+    assert!(
+        out.contains("SG504 the folder `references/` (2 files) is not linked"),
+        "{out}"
     );
 }

@@ -127,7 +127,17 @@ fn a_frontmatter_yaml_error_shows_the_line_and_labels_it() {
         "s/SKILL.md",
         "---\nname: s\ndescription: [unclosed\nlicense: MIT\n---\nbody\n",
     )]);
-    let stderr = error_in(dir.path(), &["check", "s/SKILL.md"]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["check", "s/SKILL.md"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stdout.contains("SG509(unloadable-skill)"),
+        "the report has it too: {stdout}"
+    );
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("  x ")).count(),
+        1,
+        "{stderr}"
+    );
     assert!(stderr.contains(",-[s/SKILL.md:"), "{stderr}");
     insta::assert_snapshot!(stderr);
 }

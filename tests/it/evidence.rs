@@ -396,7 +396,7 @@ fn every_format(name: &str, v: &Verdict) {
     let path = crate::support::root().join("fixtures/skills/inventory-conventions/SKILL.md");
     let skill = Skill::load(&path).unwrap();
     let report = || Report {
-        skill: &skill,
+        skill: Some(&skill),
         summary: Summary::of(&skill),
         findings: Vec::new(),
         verdict: Some(v.clone()),

@@ -180,3 +180,42 @@ fn sarif_links_every_rule_to_its_section_of_the_rules_doc() {
     let (_, plain, _) = run(&args);
     assert!(!plain.contains("helpUri"));
 }
+
+#[test]
+fn several_skills_close_with_one_summary_and_name_the_repository_once() {
+    use super::support::{manifest, run_in, tree};
+    let body = "# Steps\n\nNever publish without a review.\n\n```sh\nnpm run build\n```\n";
+    let dir = tree(&[
+        ("skills/a/SKILL.md", &manifest("a", body)),
+        (
+            "skills/b/SKILL.md",
+            "---\nname: b\ndescription: [unclosed\n---\nbody\n",
+        ),
+        (
+            "skills/c/SKILL.md",
+            &manifest("c", "# Steps\n\nNever skip the tests.\n"),
+        ),
+        (
+            "package.json",
+            "{ \"name\": \"app\", \"dependencies\": { \"react\": \"^19.0.0\" } }\n",
+        ),
+        ("pnpm-lock.yaml", "lockfileVersion: '9.0'\n"),
+        // A manifest the scan cannot read: one SG400 for the run, not one per skill.
+        (
+            "tools/package.json",
+            "{ \"name\": \"tools\", \"dependencies\": { \"x\": }\n",
+        ),
+    ]);
+    let (code, out, _) = run_in(
+        dir.path(),
+        &[
+            "check", "skills/a", "skills/b", "skills/c", "--repo", ".", "--color", "never",
+        ],
+    );
+    assert_eq!(code, 2, "b cannot be loaded: {out}");
+    assert_eq!(out.matches("SG400(").count(), 1, "{out}");
+    assert_eq!(out.matches("project . ·").count(), 1, "{out}");
+    assert_eq!(out.matches("\n3 skills").count(), 1, "{out}");
+    assert!(!out.contains("skip (static)"), "{out}");
+    insta::assert_snapshot!(out);
+}

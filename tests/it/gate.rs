@@ -221,7 +221,10 @@ async fn one_check_run_on_the_head_sha_with_annotations_fifty_at_a_time() {
     );
     assert!(last["output"].get("annotations").is_none());
     let summary = last["output"]["summary"].as_str().unwrap();
-    assert!(summary.contains("**Verdict: skip (static)**"), "{summary}");
+    assert!(
+        summary.contains("**Verdict: not evaluated (injecting needs an evaluation)**"),
+        "{summary}"
+    );
     assert!(summary.contains("| Section | Tokens |"), "{summary}");
     let text = last["output"]["text"].as_str().unwrap();
     assert!(text.contains("missing-119.md"), "{text}");
@@ -229,7 +232,7 @@ async fn one_check_run_on_the_head_sha_with_annotations_fifty_at_a_time() {
         last["output"]["title"]
             .as_str()
             .unwrap()
-            .starts_with("skip (static): 120 errors, 0 warnings")
+            .starts_with("not evaluated (injecting needs an evaluation): 120 errors, 0 warnings")
     );
     // The token went where it belongs: the Authorization header, and nowhere in a body.
     for r in server.received_requests().await.unwrap() {
@@ -352,24 +355,62 @@ async fn an_over_long_summary_is_cut_at_a_line_with_a_note() {
     );
 }
 
+const COMMENTS: &str = "/repos/pack-maintainers/agent-skills/issues/2/comments";
+const COMMENT_ROUTE: &str = "/repos/pack-maintainers/agent-skills/issues/comments";
+
+/// `GET /user` answers `login`, or 403 as it does for the Actions token when `None`.
+async fn user_api(server: &MockServer, login: Option<&str>) {
+    let answer = match login {
+        Some(login) => ResponseTemplate::new(200).set_body_json(json!({ "login": login })),
+        None => ResponseTemplate::new(403)
+            .set_body_json(json!({ "message": "Resource not accessible by integration" })),
+    };
+    Mock::given(method("GET"))
+        .and(path("/user"))
+        .respond_with(answer)
+        .mount(server)
+        .await;
+}
+
+/// The pull request's comments are `listed`; creating and editing them succeeds.
+async fn comment_api(server: &MockServer, listed: Value) {
+    Mock::given(method("GET"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(200).set_body_json(listed))
+        .mount(server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path(COMMENTS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 99 })))
+        .mount(server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(wiremock::matchers::path_regex(format!(
+            "^{COMMENT_ROUTE}/[0-9]+$"
+        )))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({})))
+        .mount(server)
+        .await;
+}
+
+/// The requests after the check runs' (the first `skip`), as (method, path).
+fn shape(sent: &[(String, String, Value)], skip: usize) -> Vec<(&str, &str)> {
+    sent[skip..]
+        .iter()
+        .map(|(m, p, _)| (m.as_str(), p.as_str()))
+        .collect()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_comment_is_created_once_then_edited_in_place() {
     let server = MockServer::start().await;
     check_run_api(&server, 11).await;
-    let comments = "/repos/pack-maintainers/agent-skills/issues/2/comments";
-    Mock::given(method("GET"))
-        .and(path(comments))
-        .respond_with(
-            ResponseTemplate::new(200)
-                .set_body_json(json!([{ "id": 3, "body": "Looks good to me" }])),
-        )
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(path(comments))
-        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 99 })))
-        .mount(&server)
-        .await;
+    user_api(&server, None).await;
+    comment_api(
+        &server,
+        json!([{ "id": 3, "body": "Looks good to me", "user": { "login": "octocat" } }]),
+    )
+    .await;
     let dir = pack(
         "release-notes",
         "# Notes\n\nNever publish without a review.\n",
@@ -378,59 +419,211 @@ async fn the_comment_is_created_once_then_edited_in_place() {
     let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sent = requests(&server).await;
-    let tail: Vec<(&str, &str)> = sent[2..]
-        .iter()
-        .map(|(m, p, _)| (m.as_str(), p.as_str()))
-        .collect();
-    let listing = format!("{comments}?per_page=100&page=1");
-    assert_eq!(tail, [("GET", listing.as_str()), ("POST", comments)]);
-    let created = sent[3].2["body"].as_str().unwrap().to_owned();
+    let listing = format!("{COMMENTS}?per_page=100&page=1");
+    assert_eq!(
+        shape(&sent, 2),
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("POST", COMMENTS)
+        ]
+    );
+    let created = sent[4].2["body"].as_str().unwrap().to_owned();
     assert!(created.starts_with("<!-- skillgate-gate"), "{created}");
     assert!(
-        created.contains("| `release-notes` | skip (static) | `neutral` |"),
+        created.contains(
+            "| `release-notes` | not evaluated (injecting needs an evaluation) | `neutral` |"
+        ),
         "{created}"
     );
 
-    // The next push finds the marked comment and edits it; no second comment.
+    // The next push finds the marked comment the Actions token wrote and edits it; no second
+    // comment.
     server.reset().await;
     check_run_api(&server, 12).await;
-    Mock::given(method("GET"))
-        .and(path(comments))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!([
-            { "id": 3, "body": "Looks good to me" },
-            { "id": 99, "body": created },
-        ])))
-        .mount(&server)
-        .await;
-    Mock::given(method("PATCH"))
-        .and(path(
-            "/repos/pack-maintainers/agent-skills/issues/comments/99",
-        ))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 99 })))
-        .mount(&server)
-        .await;
+    user_api(&server, None).await;
+    comment_api(
+        &server,
+        json!([
+            { "id": 3, "body": "Looks good to me", "user": { "login": "octocat" } },
+            { "id": 99, "body": created, "user": { "login": "github-actions[bot]" } },
+        ]),
+    )
+    .await;
     let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let sent = requests(&server).await;
-    let tail: Vec<(&str, &str)> = sent[2..]
-        .iter()
-        .map(|(m, p, _)| (m.as_str(), p.as_str()))
-        .collect();
+    let edited = format!("{COMMENT_ROUTE}/99");
     assert_eq!(
-        tail,
+        shape(&sent, 2),
         [
+            ("GET", "/user"),
             ("GET", listing.as_str()),
-            (
-                "PATCH",
-                "/repos/pack-maintainers/agent-skills/issues/comments/99"
-            )
+            ("PATCH", edited.as_str())
         ]
     );
     assert!(
-        sent[3].2["body"]
+        sent[4].2["body"]
             .as_str()
             .unwrap()
             .contains("<!-- skillgate-gate")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_marked_comment_someone_else_wrote_is_never_edited() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 15).await;
+    // The token is a user's: its comments are that user's.
+    user_api(&server, Some("release-bot")).await;
+    let marked = "<!-- skillgate-gate: verdicts of the changed skills -->\n### skillgate\n\n\
+                  | `release-notes` | inject (evaluated) | `success` | 0 | 0 | 0 |\n";
+    comment_api(
+        &server,
+        json!([
+            // The marker, copied by someone else: never edited.
+            { "id": 4, "body": marked, "user": { "login": "mallory" } },
+            // The Actions bot is not this token.
+            { "id": 5, "body": marked, "user": { "login": "github-actions[bot]" } },
+        ]),
+    )
+    .await;
+    let dir = pack(
+        "release-notes",
+        "# Notes\n\nNever publish without a review.\n",
+    );
+    let args = ["skills/release-notes", "--github", "--comment"];
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    let listing = format!("{COMMENTS}?per_page=100&page=1");
+    assert_eq!(
+        shape(&sent, 2),
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("POST", COMMENTS)
+        ],
+        "a new comment, and no PATCH of comment 4 or 5"
+    );
+    assert!(
+        sent[4].2["body"]
+            .as_str()
+            .unwrap()
+            .contains("| `release-notes` | not evaluated (injecting needs an evaluation) |")
+    );
+
+    // The same token's own marked comment, after someone else's, is the one edited.
+    server.reset().await;
+    check_run_api(&server, 16).await;
+    user_api(&server, Some("release-bot")).await;
+    comment_api(
+        &server,
+        json!([
+            { "id": 4, "body": marked, "user": { "login": "mallory" } },
+            { "id": 6, "body": marked, "user": { "login": "release-bot" } },
+        ]),
+    )
+    .await;
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    let edited = format!("{COMMENT_ROUTE}/6");
+    assert_eq!(
+        shape(&sent, 2),
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("PATCH", edited.as_str())
+        ]
+    );
+}
+
+/// A repository with skills `a` and `b` committed, then a commit that changes only README.md;
+/// returns it and the first commit.
+fn repository_with_a_change_to_no_skill() -> (tempfile::TempDir, String) {
+    let dir = tree(&[
+        ("skills/a/SKILL.md", &manifest("a", "Never skip.\n")),
+        ("skills/b/SKILL.md", &manifest("b", "Never skip.\n")),
+        ("README.md", "pack\n"),
+    ]);
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .current_dir(dir.path())
+            .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    git(&["init", "-q", "-b", "main"]);
+    git(&["add", "."]);
+    git(&["commit", "-q", "-m", "base"]);
+    let base = git(&["rev-parse", "HEAD"]).trim().to_owned();
+    std::fs::write(dir.path().join("README.md"), "pack, changed\n").unwrap();
+    git(&["commit", "-q", "-am", "readme"]);
+    (dir, base)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_push_that_changes_no_skill_says_so_on_the_comment() {
+    let server = MockServer::start().await;
+    user_api(&server, None).await;
+    let old = "<!-- skillgate-gate: verdicts of the changed skills -->\n### skillgate\n\n\
+               | `a` | skip (static) | `failure` | 3 | 0 | 0 |\n";
+    comment_api(
+        &server,
+        json!([
+            { "id": 8, "body": old, "user": { "login": "mallory" } },
+            { "id": 9, "body": old, "user": { "login": "github-actions[bot]" } },
+        ]),
+    )
+    .await;
+    let (dir, base) = repository_with_a_change_to_no_skill();
+    let args = ["--changed-since", &base, "--github", "--comment"];
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("0 skill folders changed"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    let listing = format!("{COMMENTS}?per_page=100&page=1");
+    let edited = format!("{COMMENT_ROUTE}/9");
+    assert_eq!(
+        shape(&sent, 0),
+        [
+            ("GET", "/user"),
+            ("GET", listing.as_str()),
+            ("PATCH", edited.as_str())
+        ],
+        "no check run, and only the gate's own comment is edited"
+    );
+    let body = sent[2].2["body"].as_str().unwrap();
+    assert!(body.starts_with("<!-- skillgate-gate"), "{body}");
+    assert!(
+        body.contains("This pull request changes no skill as of `ec26c3e57ca3`"),
+        "{body}"
+    );
+    assert!(body.contains("no longer apply"), "{body}");
+    assert!(!body.contains("| `a` |"), "no stale verdict: {body}");
+
+    // Without a comment from the gate, none is created for a change that touches no skill.
+    server.reset().await;
+    user_api(&server, None).await;
+    comment_api(
+        &server,
+        json!([{ "id": 8, "body": old, "user": { "login": "mallory" } }]),
+    )
+    .await;
+    let run = gate(dir.path(), Some(&server.uri()), Some(TOKEN), &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sent = requests(&server).await;
+    assert_eq!(
+        shape(&sent, 0),
+        [("GET", "/user"), ("GET", listing.as_str())]
     );
 }
 
@@ -934,5 +1127,237 @@ async fn a_run_that_cannot_be_finished_is_cancelled_not_left_in_progress() {
             .as_str()
             .unwrap()
             .contains("Invalid request: annotations")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_403_on_the_annotations_cancels_the_run_and_falls_back() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path(RUNS))
+        .respond_with(ResponseTemplate::new(201).set_body_json(json!({ "id": 14 })))
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/14")))
+        .respond_with(
+            ResponseTemplate::new(403)
+                .set_body_json(json!({ "message": "Resource not accessible by integration" })),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("PATCH"))
+        .and(path(format!("{RUNS}/14")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({ "id": 14 })))
+        .mount(&server)
+        .await;
+    let dir = pack("release-notes", &broken_links(3));
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/release-notes", "--github"],
+    );
+    assert_eq!(
+        run.code, 1,
+        "the error findings, as without --github: {}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    assert_eq!(
+        sent.len(),
+        3,
+        "create, the refused annotations, the cancellation: {sent:?}"
+    );
+    let last = &sent[2].2;
+    assert_eq!(
+        *last,
+        json!({
+            "status": "completed",
+            "conclusion": "cancelled",
+            "output": {
+                "title": "skillgate could not finish this report",
+                "summary": "skillgate stopped before this report was complete: annotating the \
+                            check run \"skillgate: release-notes\": 403 Forbidden: Resource not \
+                            accessible by integration.\n\nThe findings are in the workflow's log.",
+            },
+        })
+    );
+    // The findings still reach the reviewers.
+    assert!(
+        run.stdout
+            .contains("::error file=skills/release-notes/SKILL.md"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.step_summary.contains("## skillgate: release-notes"));
+}
+
+/// Run `git ARGS` in `dir` and return its output.
+fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_skill_kept_in_its_repository_links_the_repositorys_files_and_passes_once() {
+    let body = "# Regenerate the client\n\n\
+                1. Run `scripts/regen.sh` from the repository root.\n\
+                2. Run [the client's spec](../../../tests/foo.spec.ts); never edit \
+                `src/client.ts` by hand.\n\
+                3. The same script is [here too](scripts/regen.sh).\n";
+    let dir = tree(&[
+        (".claude/skills/x/SKILL.md", &manifest("x", body)),
+        ("tests/foo.spec.ts", "test('client', () => {});\n"),
+        ("scripts/regen.sh", "#!/bin/sh\necho regenerated\n"),
+        ("src/client.ts", "export const client = 1;\n"),
+        (
+            "package.json",
+            "{\"name\":\"app\",\"devDependencies\":{\"vitest\":\"1.0.0\"}}\n",
+        ),
+    ]);
+    let root = dir.path();
+    // The skill's `scripts` is the repository's own, and a second client finds the same skill
+    // through a symlinked folder.
+    std::os::unix::fs::symlink("../../../scripts", root.join(".claude/skills/x/scripts")).unwrap();
+    std::fs::create_dir_all(root.join(".agents/skills")).unwrap();
+    std::os::unix::fs::symlink("../../.claude/skills/x", root.join(".agents/skills/x")).unwrap();
+    git_in(root, &["init", "-q", "-b", "main"]);
+    git_in(root, &["add", "."]);
+    git_in(root, &["commit", "-q", "-m", "base"]);
+    let base = git_in(root, &["rev-parse", "HEAD"]).trim().to_owned();
+    std::fs::write(
+        root.join(".claude/skills/x/SKILL.md"),
+        manifest(
+            "x",
+            &format!("{body}4. Never commit the regenerated file unreviewed.\n"),
+        ),
+    )
+    .unwrap();
+    git_in(root, &["commit", "-q", "-am", "change the skill"]);
+
+    let server = MockServer::start().await;
+    check_run_api(&server, 40).await;
+    let run = gate(
+        root,
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["--changed-since", &base, "--github"],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("1 skill folders changed"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    let created: Vec<&Value> = sent
+        .iter()
+        .filter(|(m, p, _)| m == "POST" && p == RUNS)
+        .map(|(_, _, b)| b)
+        .collect();
+    assert_eq!(created.len(), 1, "one check run: {sent:?}");
+    assert_eq!(created[0]["name"], "skillgate: x");
+    let last = &sent.last().unwrap().2;
+    assert_eq!(last["conclusion"], "neutral", "{last}");
+    assert!(
+        last["output"]["title"]
+            .as_str()
+            .unwrap()
+            .contains(": 0 errors, 0 warnings"),
+        "{last}"
+    );
+    assert_eq!(
+        run.stdout.matches("SKILL.md: ").count(),
+        1,
+        "checked once: {}",
+        run.stdout
+    );
+
+    // Named through both folders, or found by walking the repository: still once.
+    for args in [&[".claude/skills/x", ".agents/skills/x"][..], &[][..]] {
+        let out = skillgate()
+            .current_dir(root)
+            .arg("gate")
+            .args(args)
+            .env_remove("GITHUB_EVENT_PATH")
+            .env_remove("GITHUB_SHA")
+            .env_remove("GITHUB_TOKEN")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}\n{stdout}\n{stderr}");
+        assert_eq!(
+            stdout.matches("SKILL.md: ").count(),
+            1,
+            "{args:?}: {stdout}"
+        );
+        assert!(stdout.contains("0 errors, 0 warnings"), "{stdout}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_skill_that_cannot_be_loaded_gets_its_check_run_with_one_error() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 50).await;
+    let dir = tree(&[
+        (
+            "skills/good/SKILL.md",
+            &manifest("good", "# Notes\n\nNever publish without a review.\n"),
+        ),
+        (
+            "skills/bad/SKILL.md",
+            "---\nname: bad\ndescription: [unclosed\n---\nbody\n",
+        ),
+    ]);
+    let run = gate(
+        dir.path(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &["skills/bad", "skills/good", "--github"],
+    );
+    assert_eq!(run.code, 2, "unreadable input: {}", run.stderr);
+    assert!(
+        run.stderr.contains("invalid frontmatter YAML"),
+        "{}",
+        run.stderr
+    );
+    let sent = requests(&server).await;
+    let created: Vec<&str> = sent
+        .iter()
+        .filter(|(m, _, _)| m == "POST")
+        .map(|(_, _, b)| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(created, ["skillgate: good", "skillgate: bad"], "{sent:?}");
+    let bad = &sent[sent
+        .iter()
+        .position(|(m, _, b)| m == "POST" && b["name"] == "skillgate: bad")
+        .unwrap()..];
+    let annotations = bad[1].2["output"]["annotations"].as_array().unwrap();
+    assert_eq!(annotations.len(), 1, "{annotations:?}");
+    assert_eq!(annotations[0]["title"], "SG509 unloadable-skill");
+    assert_eq!(annotations[0]["annotation_level"], "failure");
+    assert_eq!(annotations[0]["path"], "skills/bad/SKILL.md");
+    assert_eq!(bad[2].2["conclusion"], "failure", "{}", bad[2].2);
+    assert!(
+        bad[2].2["output"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with("no verdict: 1 errors"),
+        "{}",
+        bad[2].2
     );
 }

@@ -6,7 +6,22 @@ use super::support::{manifest, run_in, tree};
 fn assert_input_error(dir: &std::path::Path, target: &str, needle: &str) {
     let (code, stdout, stderr) = run_in(dir, &["check", target]);
     assert_eq!(code, 2, "exit code for {target}: stderr={stderr}");
-    assert!(stdout.is_empty(), "no report on input error, got {stdout}");
+    // A skill that is there but cannot be read is also its one SG509 finding in the report;
+    // a path with nothing at it is a usage error only.
+    let missing = needle.contains("no such file") || needle.contains("no SKILL.md");
+    if missing {
+        assert!(
+            stdout.is_empty(),
+            "no report for a missing skill, got {stdout}"
+        );
+    } else {
+        assert_eq!(
+            stdout.matches("SG509(unloadable-skill)").count(),
+            1,
+            "one finding in the report: {stdout}"
+        );
+        assert!(stdout.contains("cannot be loaded · 1 error"), "{stdout}");
+    }
     assert!(!stderr.contains("panicked"), "panic: {stderr}");
     let whats: Vec<_> = stderr.lines().filter(|l| l.starts_with("  x ")).collect();
     assert_eq!(whats.len(), 1, "one error, got {stderr:?}");
@@ -202,8 +217,100 @@ fn one_bad_skill_does_not_hide_the_others() {
         stderr.contains("bad/SKILL.md:1:1: missing frontmatter"),
         "{stderr}"
     );
+    let lines = super::support::finding_lines(&stdout);
+    assert_eq!(lines.len(), 1, "good has no findings: {stdout}");
     assert!(
-        super::support::finding_lines(&stdout).is_empty(),
-        "good has no findings: {stdout}"
+        lines[0]
+            .starts_with("bad/SKILL.md:1:1: SG509 the skill cannot be loaded: missing frontmatter"),
+        "bad has its one: {stdout}"
     );
+}
+
+#[test]
+fn an_unloadable_skill_among_several_is_one_json_document_with_one_error() {
+    let good = |name: &str| manifest(name, "# Steps\n\nNever skip the review.\n");
+    let dir = tree(&[
+        ("a/SKILL.md", &good("a")),
+        (
+            "b/SKILL.md",
+            "---\nname: b\ndescription: [unclosed\n---\nbody\n",
+        ),
+        ("c/SKILL.md", &good("c")),
+    ]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["check", "a", "b", "c", "--format", "json"]);
+    assert_eq!(code, 2, "unreadable input, as DESIGN.md says: {stderr}");
+    assert!(stderr.contains("invalid frontmatter YAML"), "{stderr}");
+    let docs: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let paths: Vec<&str> = docs
+        .iter()
+        .map(|d| d["skill"]["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        ["a/SKILL.md", "b/SKILL.md", "c/SKILL.md"],
+        "in the order given"
+    );
+    let findings = docs[1]["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 1, "{stdout}");
+    assert_eq!(findings[0]["code"], "SG509");
+    assert_eq!(findings[0]["severity"], "error");
+    assert_eq!(findings[0]["path"], "b/SKILL.md");
+    assert_eq!(findings[0]["line"], 4, "where the parser stopped");
+    assert!(
+        findings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("invalid frontmatter YAML"),
+        "{stdout}"
+    );
+    assert!(
+        docs[1].get("verdict").is_none(),
+        "nothing to decide on: {stdout}"
+    );
+    for d in [&docs[0], &docs[2]] {
+        assert!(d["verdict"].is_object(), "{d}");
+    }
+
+    // The markdown format says so rather than counting nothing.
+    let (_, stdout, _) = run_in(dir.path(), &["check", "b", "--format", "markdown"]);
+    assert!(
+        stdout.contains("`b/SKILL.md` · cannot be loaded · 1 error"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("0 tokens"), "{stdout}");
+
+    // An unreadable SKILL.md is the same: one finding, the others checked.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(dir.path().join("b/SKILL.md"), good("b")).unwrap();
+        let locked = dir.path().join("b/SKILL.md");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        if std::fs::read(&locked).is_err() {
+            let (code, stdout, _) =
+                run_in(dir.path(), &["check", "a", "b", "c", "--format", "json"]);
+            assert_eq!(code, 2);
+            let codes: Vec<Vec<String>> = stdout
+                .lines()
+                .map(|l| {
+                    let d: serde_json::Value = serde_json::from_str(l).unwrap();
+                    d["findings"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|f| f["code"].as_str().unwrap().to_owned())
+                        .collect()
+                })
+                .collect();
+            assert_eq!(
+                codes,
+                [vec![], vec!["SG509".to_owned()], vec![]],
+                "{stdout}"
+            );
+        }
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
 }

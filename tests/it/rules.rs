@@ -134,3 +134,13 @@ fn every_set_rule_fires_on_its_firing_example_and_passes_its_passing_one() {
         );
     }
 }
+
+#[test]
+fn the_loaders_rule_fires_on_its_firing_example_and_passes_its_passing_one() {
+    use skillgate::lint::load::{UNLOADABLE_SKILL, unloadable};
+    let (_dir, _, root, _) = written(UNLOADABLE_SKILL.fires);
+    let error = Skill::load(&root).expect_err("the firing example cannot be loaded");
+    assert_eq!(unloadable(&error).code, UNLOADABLE_SKILL.code);
+    let (_dir, _, root, _) = written(UNLOADABLE_SKILL.passes);
+    assert!(Skill::load(&root).is_ok(), "the passing example loads");
+}

@@ -19,7 +19,10 @@ pub const NO_PROHIBITIONS: Rule = Rule {
            in its prose, and none of the other ways skills say what not to do (a ❌ or ✗ mark, \
            a section of mistakes, pitfalls, anti-patterns or red flags, \"is not allowed\", \
            \"only when…\", \"X, not Y\"), outside code blocks. Those forms come from the \
-           measured false positives in docs/precision.md.",
+           measured false positives in docs/precision.md. A file SKILL.md includes with \
+           `@path` (`@.github/copilot-instructions.md`) is read in with it: its prohibitions \
+           count when the file exists, resolved like the skill's other paths (from the skill \
+           folder, then, with `--repo`, from the repository).",
     why: "In published measurements the only reliably helpful slice of skills was short \
           \"don't\" rules: what not to do in this code base is what an agent cannot infer.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\n",
@@ -28,6 +31,7 @@ pub const NO_PROHIBITIONS: Rule = Rule {
         if !cx.skill.body.prose_lines.is_empty()
             && cx.skill.prohibition_lines().next().is_none()
             && !states_limits_otherwise(cx.skill)
+            && !included_prohibits(cx)
         {
             let span = cx.skill.body.prose_lines[0].clone();
             out.report(&cx.skill.source, span, "the skill states no prohibitions")
@@ -41,6 +45,49 @@ static OTHER_PROHIBITION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(❌|✗|🚫|⛔|^#+ .*\b(mistakes?|pitfalls?|anti-?patterns?|red flags?|don'?ts|gotchas|what not to do)\b|\b(is|are) not (allowed|permitted)\b|\bforbidden\b|\bprohibited\b|\bonly (when|if|after|in response to)\b|, not [`\w])")
         .expect("valid regex")
 });
+
+/// The most of an included file read from the repository.
+const INCLUDE_LIMIT: u64 = 1 << 20;
+
+/// Whether a file SKILL.md includes with `@path` states a prohibition: a file of the skill,
+/// or, checked in a repository, a file of the repository.
+fn included_prohibits(cx: &crate::lint::Context<'_>) -> bool {
+    use crate::skill::markdown::Document;
+    use crate::skill::references::Target;
+    let prohibits = |text: &str, doc: &Document| {
+        doc.prose_lines.iter().any(|line| {
+            let line = text[line.clone()].trim();
+            crate::skill::PROHIBITION.is_match(&line.to_ascii_lowercase())
+                || OTHER_PROHIBITION.is_match(line)
+        })
+    };
+    cx.references()
+        .in_doc(0)
+        .filter(|m| m.include)
+        .any(|m| match &m.target {
+            Target::File(rel) => cx
+                .skill
+                .file(rel)
+                .and_then(|f| f.source.as_ref().map(|src| (src, f.doc.as_ref())))
+                .is_some_and(|(src, doc)| match doc {
+                    Some(doc) => prohibits(&src.text, doc),
+                    None => prohibits(
+                        &src.text,
+                        &Document::parse_uncounted(&src.text, 0..src.text.len()),
+                    ),
+                }),
+            Target::Repository(rel) => cx.project.is_some_and(|project| {
+                let path = project.root.join(rel);
+                let small =
+                    std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= INCLUDE_LIMIT);
+                small
+                    && std::fs::read_to_string(&path).is_ok_and(|text| {
+                        prohibits(&text, &Document::parse_uncounted(&text, 0..text.len()))
+                    })
+            }),
+            _ => false,
+        })
+}
 
 /// Whether a line of the body's prose states a limit in one of the other forms.
 fn states_limits_otherwise(skill: &crate::skill::Skill) -> bool {

@@ -393,11 +393,13 @@ pub const ORPHAN_FILE: Rule = Rule {
     summary: "A file or folder of the skill is never linked or named",
     what: "Flags files that no mention reaches from SKILL.md, directly or through reached \
            references: one finding per unreferenced folder (its files listed as related) or \
-           per single file. A folder named as such (\"the `./fonts` directory\", `themes/`) \
+           per single file. A folder named as such (\"the `./fonts` directory\", `themes/`, \
+           `references` in inline code, \"the references folder\") \
            carries every file in it; a named file's folder and a glob's folder carry their \
            scripts, data, binary assets and `_`-prefixed section files, while markdown documents \
            there must be named themselves, by path, by stem (`` `async-defer-await` ``) or by \
-           a glob (`rules/*.md`, `{lang}/`); a path of template segments only \
+           a glob (`rules/*.md`, `{lang}/`) or an `@path` include (`@references/api.md`); a \
+           path of template segments only \
            (`<owner>/<repo>`) matches nothing, so it hides no orphan. Paths written from the pack root \
            (`skills/<folder>/x.md`) and dotted Python modules (`core.gif_builder`) resolve too. \
            Dotfiles, licences, README/CHANGELOG, `metadata.json`, `skillgate.toml`, Codex's \
