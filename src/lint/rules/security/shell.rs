@@ -403,6 +403,7 @@ impl UnitReader<'_> {
                     reader.commands.push(command);
                 }
                 "variable_assignment" => self.assignment(node, reader),
+                "for_statement" => self.loop_variable(node, reader),
                 _ => {}
             }
             if cursor.goto_first_child() {
@@ -569,6 +570,25 @@ impl UnitReader<'_> {
             at: At {
                 file: self.file,
                 span: self.span(node),
+            },
+        });
+    }
+
+    /// `for l in $(cat ~/.aws/credentials); do …`: the loop variable takes the values, so it
+    /// is an assignment whose span holds the commands of the list (not of the body).
+    fn loop_variable(&self, node: Node<'_>, reader: &mut Reader) {
+        let (Some(name), Some(body)) = (
+            node.child_by_field_name("variable"),
+            node.child_by_field_name("body"),
+        ) else {
+            return;
+        };
+        reader.assignments.push(Assignment {
+            name: self.text(name).to_owned(),
+            value: None,
+            at: At {
+                file: self.file,
+                span: self.offset + node.start_byte()..self.offset + body.start_byte(),
             },
         });
     }
