@@ -663,10 +663,8 @@ static JS_FETCH: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// JavaScript that runs text as code.
-static JS_EVAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\beval\s*\(|\bnew\s+Function\s*\(|\bFunction\s*\(|\bvm\.run")
-        .expect("valid regex")
-});
+static JS_EVAL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\beval\b|\bFunction\s*\(|\bvm\.run").expect("valid regex"));
 
 /// Cryptocurrency miners.
 const MINERS: &[&str] = &[
@@ -705,7 +703,9 @@ fn runs_download<'s>(scan: &'s Scan<'_>, command: &Command) -> Option<&'s str> {
             let args = c.args();
             args.iter().enumerate().find_map(|(i, a)| {
                 let saved = match a.text.as_str() {
-                    "-o" | "-O" | "--output" | "--output-document" => args.get(i + 1)?.text.as_str(),
+                    "-o" | "-O" | "--output" | "--output-document" => {
+                        args.get(i + 1)?.text.as_str()
+                    }
                     t => t
                         .strip_prefix("--output=")
                         .or_else(|| t.strip_prefix("--output-document="))?,
@@ -890,9 +890,8 @@ fn exfiltrated<'s>(scan: &'s Scan<'_>, command: &Command) -> Option<(String, Opt
 }
 
 /// `$NAME`, `${NAME}` and `$(NAME)` references in shell text.
-static VARIABLE_REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\$(?:\{|\()?([A-Za-z_][A-Za-z0-9_]*)").expect("valid regex")
-});
+static VARIABLE_REFERENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\$(?:\{|\()?([A-Za-z_][A-Za-z0-9_]*)").expect("valid regex"));
 
 /// Commands that send what they are given as a DNS name.
 const RESOLVERS: &[&str] = &["dig", "nslookup", "host"];
@@ -931,12 +930,21 @@ fn named_key_sent(scan: &Scan<'_>, command: &Command) -> Option<String> {
         };
         let previous = i.checked_sub(1).map_or("", |p| args[p].text.as_str());
         let lower = arg.text.to_ascii_lowercase();
-        let header = matches!(previous, "-H" | "--header" | "-u" | "--user" | "--oauth2-bearer")
-            && (previous.starts_with("-u")
-                || previous == "--oauth2-bearer"
-                || ["authorization", "bearer", "token", "api-key", "apikey", "x-auth"]
-                    .iter()
-                    .any(|h| lower.contains(h)));
+        let header = matches!(
+            previous,
+            "-H" | "--header" | "-u" | "--user" | "--oauth2-bearer"
+        ) && (previous.starts_with("-u")
+            || previous == "--oauth2-bearer"
+            || [
+                "authorization",
+                "bearer",
+                "token",
+                "api-key",
+                "apikey",
+                "x-auth",
+            ]
+            .iter()
+            .any(|h| lower.contains(h)));
         let place = if header { Place::Auth } else { Place::Body };
         found = flow::stolen(&Secret::Key(key), place, host.as_deref());
         if found.is_some() {

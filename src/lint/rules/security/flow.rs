@@ -95,7 +95,9 @@ const GENERIC_PARTS: &[&str] = &[
 /// `OPENAI_API_KEY`, `DB_PASSWORD`; not `KEYBOARD_LAYOUT` or `TOKENIZERS_PARALLELISM`).
 pub(crate) fn is_secret_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    lower.split(['_', '-']).any(|part| SECRET_PARTS.contains(&part))
+    lower
+        .split(['_', '-'])
+        .any(|part| SECRET_PARTS.contains(&part))
         || CONNECTION_STRINGS.contains(&lower.as_str())
 }
 
@@ -119,8 +121,10 @@ const CONNECTION_STRINGS: &[&str] = &[
 
 /// Hosts on this machine: what is sent there does not leave it.
 fn is_local(host: &str) -> bool {
-    matches!(host, "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "host.docker.internal")
-        || host.ends_with(".localhost")
+    matches!(
+        host,
+        "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "host.docker.internal"
+    ) || host.ends_with(".localhost")
 }
 
 /// The parts of a key's name that name a service (`openai` in `OPENAI_API_KEY`).
@@ -180,7 +184,13 @@ mod tests {
 
     #[test]
     fn secret_names() {
-        for name in ["GITHUB_TOKEN", "OPENAI_API_KEY", "DB_PASSWORD", "API_KEY", "DATABASE_URL"] {
+        for name in [
+            "GITHUB_TOKEN",
+            "OPENAI_API_KEY",
+            "DB_PASSWORD",
+            "API_KEY",
+            "DATABASE_URL",
+        ] {
             assert!(is_secret_name(name), "{name}");
         }
         for name in ["KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "HOME", "PATH"] {

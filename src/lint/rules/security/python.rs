@@ -161,7 +161,13 @@ pub(super) fn read(
         }
     }
     for line in shell_lines {
-        reader.shell(file, offset + line.start, &code[line], counter_example, origin);
+        reader.shell(
+            file,
+            offset + line.start,
+            &code[line],
+            counter_example,
+            origin,
+        );
     }
     let taint = Taint::follow(source, &assignments, &loops, &functions, &returns, &calls);
     for call in calls {
@@ -260,7 +266,9 @@ fn shell_sends(command: &str, secret: &Secret) -> Option<String> {
             Secret::Key(name) => format!("`{name}` inside a DNS name"),
         });
     }
-    if !program(&["curl", "wget", "nc", "ncat", "netcat", "scp", "rsync", "ftp", "telnet"]) {
+    if !program(&[
+        "curl", "wget", "nc", "ncat", "netcat", "scp", "rsync", "ftp", "telnet",
+    ]) {
         return None;
     }
     let host = words.iter().find_map(|w| flow::host_of(w));
@@ -286,8 +294,29 @@ fn names_any(node: Node<'_>, names: &[String], source: Src<'_>) -> bool {
 
 /// Commands a shell line starts with, for lines the Python grammar cannot read.
 const SHELL_STARTS: &[&str] = &[
-    "curl", "wget", "bash", "sh", "zsh", "nc", "ncat", "rm", "chmod", "sudo", "dig", "nslookup",
-    "echo", "cat", "npx", "pip", "pip3", "npm", "powershell", "pwsh", "iex", "scp", "crontab",
+    "curl",
+    "wget",
+    "bash",
+    "sh",
+    "zsh",
+    "nc",
+    "ncat",
+    "rm",
+    "chmod",
+    "sudo",
+    "dig",
+    "nslookup",
+    "echo",
+    "cat",
+    "npx",
+    "pip",
+    "pip3",
+    "npm",
+    "powershell",
+    "pwsh",
+    "iex",
+    "scp",
+    "crontab",
 ];
 
 /// The lines of `range` in `code` that start with a shell command.
@@ -325,7 +354,9 @@ fn runs_hidden_file(args: Node<'_>, source: Src<'_>) -> bool {
             found |= path.starts_with("/tmp/")
                 || path.starts_with("/dev/shm/")
                 || path.starts_with("/var/tmp/")
-                || path.split('/').any(|part| part.starts_with('.') && part.len() > 1 && part != "..");
+                || path
+                    .split('/')
+                    .any(|part| part.starts_with('.') && part.len() > 1 && part != "..");
         }
     });
     found
@@ -525,11 +556,25 @@ impl Taint {
         // the chains real scripts write (read, wrap, encode, send).
         for _ in 0..3 {
             let before = taint.names.len();
-            for (left, right) in assignments.iter().chain(loops) {
+            for (left, right) in assignments {
                 if let Some(t) = taint.of(*right, source)
                     && let Some(name) = bound_name(*left, source)
                 {
                     taint.names.entry(name).or_insert(t);
+                }
+            }
+            // `for key, value in os.environ.items()`: every name the loop binds.
+            for (left, right) in loops {
+                if let Some(t) = taint.of(*right, source) {
+                    let mut names = Vec::new();
+                    super::walk(*left, |n, _| {
+                        if n.kind() == "identifier" {
+                            names.push(source.text(n).to_owned());
+                        }
+                    });
+                    for name in names {
+                        taint.names.entry(name).or_insert_with(|| t.clone());
+                    }
                 }
             }
             for (function, value) in returns {
@@ -555,7 +600,13 @@ impl Taint {
         ) else {
             return;
         };
-        let called = source.text(function);
+        // A method (`self.send(x)`, `harvester.send(x)`) by its name.
+        let called = match function.kind() {
+            "attribute" => function
+                .child_by_field_name("attribute")
+                .map_or("", |a| source.text(a)),
+            _ => source.text(function),
+        };
         let Some(def) = functions.iter().find(|f| {
             f.child_by_field_name("name")
                 .is_some_and(|n| source.text(n) == called)
@@ -630,10 +681,19 @@ impl Taint {
                         at: source.span(n),
                     })
                 }
-                "call" | "subscript" => env_key(n, source).map(|name| Tainted {
-                    secret: Secret::Key(name),
-                    at: source.span(n),
-                }),
+                "call" | "subscript" => env_key(n, source)
+                    .map(|name| Tainted {
+                        secret: Secret::Key(name),
+                        at: source.span(n),
+                    })
+                    .or_else(|| {
+                        // A method of this code that returns a secret (`h.harvest()`).
+                        let method = n
+                            .child_by_field_name("function")
+                            .filter(|f| n.kind() == "call" && f.kind() == "attribute")?
+                            .child_by_field_name("attribute")?;
+                        self.names.get(source.text(method)).cloned()
+                    }),
                 _ => None,
             };
             if let Some(here) = here
