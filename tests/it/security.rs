@@ -185,9 +185,16 @@ fn a_security_teaching_skill_blocks_nothing_and_notes_what_it_shows() {
 /// only). A malicious skill is caught when an SG6 finding at warning or above fires; a
 /// benign one must have none.
 fn corpus_half(half: &str) -> Vec<(String, bool, bool)> {
+    corpus_results(half, &[])
+}
+
+/// For every skill of `fixtures/security-corpus/<dir>/<technique>/<skill>`: its technique,
+/// whether it is malicious (its folder name says so), and whether an SG6 finding at warning
+/// or above fired (with `extra` arguments, such as rules to leave out).
+fn corpus_results(dir: &str, extra: &[&str]) -> Vec<(String, bool, bool)> {
     let root = super::support::root()
         .join("fixtures/security-corpus")
-        .join(half);
+        .join(dir);
     let mut out = Vec::new();
     let mut techniques: Vec<_> = std::fs::read_dir(&root)
         .expect("corpus half")
@@ -210,7 +217,7 @@ fn corpus_half(half: &str) -> Vec<(String, bool, bool)> {
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with("malicious"));
             let path = skill.to_string_lossy().into_owned();
-            let (code, _, err) = run(&[
+            let mut args = vec![
                 "check",
                 &path,
                 "--select",
@@ -219,7 +226,9 @@ fn corpus_half(half: &str) -> Vec<(String, bool, bool)> {
                 "concise",
                 "--fail-on",
                 "warning",
-            ]);
+            ];
+            args.extend_from_slice(extra);
+            let (code, _, err) = run(&args);
             assert!(code == 0 || code == 1, "{path}: {err}");
             out.push((name.clone(), malicious, code == 1));
         }
@@ -360,4 +369,45 @@ fn each_technique_blocks_its_malicious_shape_and_passes_its_teaching_shape() {
         let (code, out) = sg6_on(teaching);
         assert_eq!(code, 0, "teaching shape blocked:\n{teaching}\n{out}");
     }
+}
+
+/// The report half of SkillFortifyBench (`fixtures/security-corpus/public-skillfortifybench`,
+/// MIT, split by specimen number before any specimen was read): measured, never tuned on.
+/// Every specimen pre-approves `Bash`, so SG609 (true on both classes) is left out. The
+/// thresholds of the look-alike corpus (90 % overall, half of every technique) do not hold
+/// here (docs/security.md says why); this pins what was measured so that a change cannot
+/// lose it silently, and keeps every benign specimen silent.
+#[test]
+fn the_report_half_of_skillfortifybench_keeps_its_measured_recall_and_benign_specimens_pass() {
+    let results = corpus_results("public-skillfortifybench/report", &["--ignore", "SG609"]);
+    let floors: &[(&str, usize, usize)] = &[
+        ("A1-http-exfiltration", 10, 10),
+        ("A10-crypto-mining", 4, 4),
+        ("A11-typosquatting", 1, 3),
+        ("A12-dependency-confusion", 1, 2),
+        ("A13-encoded-payload", 7, 9),
+        ("A2-dns-exfiltration", 6, 6),
+        ("A3-credential-theft", 0, 10),
+        ("A4-code-execution", 10, 10),
+        ("A5-file-tampering", 6, 6),
+        ("A6-privilege-escalation", 6, 6),
+        ("A7-steganographic-exfiltration", 4, 8),
+        ("A8-prompt-injection", 8, 8),
+        ("A9-reverse-shell", 8, 8),
+    ];
+    for (technique, floor, of) in floors {
+        let malicious: Vec<_> = results
+            .iter()
+            .filter(|r| r.0 == *technique && r.1)
+            .collect();
+        let caught = malicious.iter().filter(|r| r.2).count();
+        assert_eq!(malicious.len(), *of, "{technique}");
+        assert!(caught >= *floor, "{technique}: {caught}/{of}, was {floor}");
+    }
+    let caught = results.iter().filter(|r| r.1 && r.2).count();
+    assert!(caught >= 71, "recall {caught}/90, was 71/90");
+    let benign: Vec<_> = results.iter().filter(|r| !r.1).collect();
+    assert_eq!(benign.len(), 90);
+    let flagged: Vec<_> = benign.iter().filter(|r| r.2).collect();
+    assert!(flagged.is_empty(), "benign specimens flagged: {flagged:?}");
 }
