@@ -411,3 +411,31 @@ fn the_report_half_of_skillfortifybench_keeps_its_measured_recall_and_benign_spe
     let flagged: Vec<_> = benign.iter().filter(|r| r.2).collect();
     assert!(flagged.is_empty(), "benign specimens flagged: {flagged:?}");
 }
+
+/// Shapes of security-teaching and API-client skills that read like attacks to a careless
+/// reader: none is a warning or an error.
+#[test]
+fn security_teaching_and_api_client_shapes_pass() {
+    let shapes = [
+        // A paper's title in a reference list.
+        "# References\n\n- Perez & Ribeiro: [Ignore Previous Instructions](https://arxiv.org/abs/2211.09527)\n",
+        // A detection query that lists download-and-run keywords.
+        "# Hunt\n\n```powershell\nGet-WinEvent -FilterHashtable @{Id=4104} | Where-Object { $_.Message -match 'Invoke-|IEX|DownloadString' }\n```\n",
+        // A role's token sent to the application under test, in its Authorization header.
+        "# Access control\n\n```bash\ncurl -s -H \"Authorization: Bearer $REGULAR_USER_TOKEN\" https://target.example/api/admin/users\n```\n",
+        // A key whose name abbreviates its service.
+        "# Breaches\n\n```python\nimport os, requests\nkey = os.environ[\"HIBP_API_KEY\"]\nrequests.get(\"https://haveibeenpwned.com/api/v3/breaches\", headers={\"hibp-api-key\": key})\n```\n",
+        // Keys of different services read in different functions under one name.
+        "# Enrich\n\n```python\nimport os, requests\ndef vt(h):\n    api_key = os.environ[\"VT_API_KEY\"]\n    return requests.get(f\"https://www.virustotal.com/api/v3/files/{h}\", headers={\"x-apikey\": api_key})\ndef scan(u):\n    api_key = os.environ[\"URLSCAN_API_KEY\"]\n    return requests.post(\"https://urlscan.io/api/v1/scan/\", headers={\"API-Key\": api_key}, json={\"url\": u})\n```\n",
+        // A client built from a token: what it returns does not carry the token.
+        "# Connector\n\n```python\nimport os, requests\nclass C:\n    def __init__(self):\n        self.helper = Helper({\"token\": os.environ.get(\"OPENCTI_TOKEN\")})\n    def run(self, i):\n        value = self.helper.read(id=i)\n        return requests.get(f\"https://api.greynoise.io/v3/community/{value}\")\n```\n",
+        // A sentence that mentions a credential file, sent as a memo.
+        "# Canary\n\n```python\nimport requests\nrequests.post(\"https://acme.canary.tools/api/v1/canarytoken/create\", data={\"memo\": \"Canary key in a laptop's .aws/credentials\"})\n```\n",
+        // A homoglyph shown as what it is.
+        "# Typosquatting\n\n- Homoglyphs: `requests` → `rеquests` (Cyrillic е)\n",
+    ];
+    for shape in shapes {
+        let (code, out) = sg6_on(shape);
+        assert_eq!(code, 0, "blocked:\n{shape}\n{out}");
+    }
+}

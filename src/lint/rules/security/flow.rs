@@ -89,6 +89,32 @@ const GENERIC_PARTS: &[&str] = &[
     "database",
     "connection",
     "string",
+    // Roles and environments, not services (`REGULAR_USER_TOKEN`, `ADMIN_PASSWORD`).
+    "regular",
+    "admin",
+    "test",
+    "target",
+    "victim",
+    "attacker",
+    "low",
+    "high",
+    "priv",
+    "new",
+    "old",
+    "temp",
+    "local",
+    "remote",
+    "read",
+    "write",
+    "live",
+    "staging",
+    "production",
+    "main",
+    "primary",
+    "secondary",
+    "master",
+    "root",
+    "guest",
 ];
 
 /// Whether an environment variable's name says it holds a credential (`GITHUB_TOKEN`,
@@ -151,10 +177,23 @@ pub(crate) fn host_of(url: &str) -> Option<String> {
 
 /// Whether a host belongs to the service a key is named for.
 fn host_matches(name: &str, host: &str) -> bool {
-    let host = host.replace(['-', '.'], "");
-    service_parts(name)
-        .iter()
-        .any(|part| host.contains(part.as_str()))
+    let joined = host.replace(['-', '.'], "");
+    service_parts(name).iter().any(|part| {
+        joined.contains(part.as_str())
+            || host
+                .split('.')
+                .any(|label| abbreviates(part, &label.replace('-', "")))
+    })
+}
+
+/// Whether a short name part is an abbreviation of a host label: its first letter and the
+/// rest in order (`hibp` of `haveibeenpwned`, `gcp` of `googlecloudplatform`).
+fn abbreviates(part: &str, label: &str) -> bool {
+    if part.len() > 5 || label.len() <= part.len() || !label.starts_with(&part[..1]) {
+        return false;
+    }
+    let mut letters = label.chars();
+    part.chars().all(|c| letters.any(|l| l == c))
 }
 
 /// What a network call steals by receiving `secret` at `place`, sent to `host` when known;
@@ -205,6 +244,11 @@ mod tests {
         assert_eq!(stolen(&openai, Place::Auth, None), None);
         assert!(stolen(&openai, Place::Auth, Some("collector.example")).is_some());
         assert_eq!(stolen(&openai, Place::Body, Some("localhost")), None);
+        let hibp = Secret::Key("HIBP_API_KEY".into());
+        assert_eq!(stolen(&hibp, Place::Auth, Some("haveibeenpwned.com")), None);
+        assert!(stolen(&hibp, Place::Auth, Some("collector.example")).is_some());
+        let role = Secret::Key("REGULAR_USER_TOKEN".into());
+        assert_eq!(stolen(&role, Place::Auth, Some("target.com")), None);
         let generic = Secret::Key("API_KEY".into());
         assert_eq!(stolen(&generic, Place::Auth, Some("x.example")), None);
         assert!(stolen(&generic, Place::Body, Some("x.example")).is_some());

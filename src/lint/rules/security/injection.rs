@@ -197,7 +197,12 @@ fn discussed(lower: &str, at: usize, doc: &Document, line_start: usize) -> bool 
         .inline_code
         .iter()
         .any(|c| c.contains(&(line_start + at)));
-    quoted || in_code || PROHIBITION.is_match(before) || DISCUSSION.is_match(lower)
+    // A link's text is a title (a paper called "Ignore Previous Instructions").
+    let in_link = doc
+        .links
+        .iter()
+        .any(|l| !l.image && l.range.contains(&(line_start + at)));
+    quoted || in_code || in_link || PROHIBITION.is_match(before) || DISCUSSION.is_match(lower)
 }
 
 #[cfg(test)]

@@ -20,7 +20,8 @@ pub const UNTRUSTED_INSTALL: Rule = Rule {
            `http(s)://` URL (`pip install https://host/x.whl`), a registry or index option \
            pointing away from the public registry (`--registry`, `--index-url`, \
            `--extra-index-url`, `-i`), and a package name one letter swap, change or drop away \
-           from a popular PyPI or npm package (`reqeusts`, `lodahs`). Shown text (a typosquat \
+           from one of the 2,000 most downloaded PyPI or npm packages (`reqeusts`, `lodahs`; \
+           the lists and their sources are in `rules/popular/`). Shown text (a typosquat \
            given as an example of an attack) is an info note.",
     why: "These are how a supply-chain attack reaches a user: the package comes from a host \
           the attacker controls, or has a name chosen to be mistyped for a trusted one.",

@@ -101,7 +101,7 @@ pub(super) fn read(
             shell_lines.extend(shell_lines_of(code, node.byte_range()));
         }
         "string_content" => {
-            if let Some(what) = sensitive_path(source.text(node)).filter(|w| *w != ENV_FILE) {
+            if let Some(what) = path_read(source.text(node)).filter(|w| *w != ENV_FILE) {
                 store.get_or_insert_with(|| (what.to_owned(), source.span(node)));
             }
         }
@@ -552,15 +552,15 @@ impl Taint {
                 taint.decoded.push(source.text(*left).to_owned());
             }
         }
-        // Values move forward through a few hops; three passes reach a fixed point for
-        // the chains real scripts write (read, wrap, encode, send).
-        for _ in 0..3 {
+        // Values move forward one hop per pass (read, collect, return, pass to a method,
+        // wrap, encode, send); the loop stops at a fixed point, eight passes at most.
+        for _ in 0..8 {
             let before = taint.names.len();
             for (left, right) in assignments {
                 if let Some(t) = taint.of(*right, source)
                     && let Some(name) = bound_name(*left, source)
                 {
-                    taint.names.entry(name).or_insert(t);
+                    taint.names.entry(key(*left, &name, source)).or_insert(t);
                 }
             }
             // `for key, value in os.environ.items()`: every name the loop binds.
@@ -573,13 +573,16 @@ impl Taint {
                         }
                     });
                     for name in names {
-                        taint.names.entry(name).or_insert_with(|| t.clone());
+                        taint
+                            .names
+                            .entry(key(*left, &name, source))
+                            .or_insert_with(|| t.clone());
                     }
                 }
             }
             for (function, value) in returns {
                 if let Some(t) = taint.of(*value, source) {
-                    taint.names.entry(function.clone()).or_insert(t);
+                    taint.names.entry(scoped("", function)).or_insert(t);
                 }
             }
             for call in calls {
@@ -590,6 +593,16 @@ impl Taint {
             }
         }
         taint
+    }
+
+    /// The secret a variable holds where `node` uses it: bound in the same function, or at
+    /// module level.
+    fn lookup(&self, node: Node<'_>, source: Src<'_>) -> Option<Tainted> {
+        let name = source.text(node);
+        self.names
+            .get(&scoped(scope(node, source), name))
+            .or_else(|| self.names.get(&scoped("", name)))
+            .cloned()
     }
 
     /// A call of a function of this code with a secret argument taints the parameter.
@@ -641,7 +654,7 @@ impl Taint {
             if let (Some(param), Some(value)) = (param, value)
                 && let Some(t) = self.of(value, source)
             {
-                self.names.entry(param).or_insert(t);
+                self.names.entry(scoped(called, &param)).or_insert(t);
             }
         }
     }
@@ -656,6 +669,11 @@ impl Taint {
             {
                 return;
             }
+            // An object built from a secret (`Client(config)`) holds it, but what its
+            // methods return does not carry it.
+            if ancestors.iter().any(|a| constructs(*a, source)) {
+                return;
+            }
             let here = match n.kind() {
                 "identifier" => {
                     // The attribute name in `x.name` is not a variable.
@@ -664,11 +682,13 @@ impl Taint {
                             && p.child_by_field_name("attribute")
                                 .is_some_and(|a| a.id() == n.id())
                     });
-                    (!is_field)
-                        .then(|| self.names.get(source.text(n)).cloned())
-                        .flatten()
+                    (!is_field).then(|| self.lookup(n, source)).flatten()
                 }
-                "string_content" => sensitive_path(source.text(n)).map(|what| Tainted {
+                // `self.key`, bound in any method of the class.
+                "attribute" if source.text(n).starts_with("self.") => {
+                    self.names.get(source.text(n)).cloned()
+                }
+                "string_content" => path_read(source.text(n)).map(|what| Tainted {
                     secret: Secret::Store(what.to_owned()),
                     at: source.span(n),
                 }),
@@ -692,7 +712,7 @@ impl Taint {
                             .child_by_field_name("function")
                             .filter(|f| n.kind() == "call" && f.kind() == "attribute")?
                             .child_by_field_name("attribute")?;
-                        self.names.get(source.text(method)).cloned()
+                        self.names.get(&scoped("", source.text(method))).cloned()
                     }),
                 _ => None,
             };
@@ -797,11 +817,72 @@ fn env_key(node: Node<'_>, source: Src<'_>) -> Option<String> {
     (reads_env && flow::is_secret_name(name)).then(|| name.to_owned())
 }
 
-/// The variable a binding target names (`x`, `x[k]`, `x.attr`: `x`).
+/// Whether a node is a call of a class other than a path, request or buffer
+/// (`OpenCTIConnectorHelper(config)`, `OpenAI(api_key=k)`): a client made with a secret.
+fn constructs(node: Node<'_>, source: Src<'_>) -> bool {
+    if node.kind() != "call" {
+        return false;
+    }
+    let Some(function) = node.child_by_field_name("function") else {
+        return false;
+    };
+    let name = source.text(function);
+    let last = name.rsplit('.').next().unwrap_or(name);
+    last.starts_with(|c: char| c.is_ascii_uppercase())
+        && !matches!(
+            last,
+            "Path" | "PurePath" | "PosixPath" | "Request" | "StringIO" | "BytesIO"
+        )
+}
+
+/// The function whose body holds `node` (`""` at module level): names are local to it.
+fn scope<'a>(node: Node<'_>, source: Src<'a>) -> &'a str {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if n.kind() == "function_definition" {
+            return n.child_by_field_name("name").map_or("", |f| source.text(f));
+        }
+        at = n.parent();
+    }
+    ""
+}
+
+/// The key of a name in a scope.
+fn scoped(scope: &str, name: &str) -> String {
+    format!("{scope}\u{1}{name}")
+}
+
+/// The key of a name bound at `node`: `self.x` belongs to the whole class, any other name
+/// to the function that binds it.
+fn key(node: Node<'_>, name: &str, source: Src<'_>) -> String {
+    if name.starts_with("self.") {
+        name.to_owned()
+    } else {
+        scoped(scope(node, source), name)
+    }
+}
+
+/// A credential store a string names when it is a path (`~/.aws/credentials`), not a
+/// sentence that mentions one ("plant a canary in .aws/credentials").
+fn path_read(text: &str) -> Option<&'static str> {
+    if text.trim().contains(char::is_whitespace) {
+        return None;
+    }
+    sensitive_path(text)
+}
+
+/// The variable a binding target names (`x`, `x[k]`, `self.x`; `obj.attr`: `obj`).
 fn bound_name(node: Node<'_>, source: Src<'_>) -> Option<String> {
     match node.kind() {
         "identifier" => Some(source.text(node).to_owned()),
         "subscript" => bound_name(node.child_by_field_name("value")?, source),
+        "attribute"
+            if node
+                .child_by_field_name("object")
+                .is_some_and(|o| source.text(o) == "self") =>
+        {
+            Some(source.text(node).to_owned())
+        }
         "attribute" => bound_name(node.child_by_field_name("object")?, source),
         "pattern_list" | "tuple_pattern" => bound_name(node.named_child(0)?, source),
         _ => None,
