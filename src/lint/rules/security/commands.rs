@@ -614,10 +614,16 @@ fn dangerous(scan: &Scan<'_>, command: &Command) -> Option<(Range<usize>, String
             format!("`{name}` runs code downloaded in the same command line"),
         ));
     }
-    if MINERS.contains(&name) || args.iter().any(|a| a.text.contains("stratum+")) {
+    if MINERS.contains(&name) {
         return Some((
             command.at.span.clone(),
             format!("`{name}` runs a cryptocurrency miner"),
+        ));
+    }
+    if let Some(pool) = args.iter().find(|a| a.text.contains("stratum+")) {
+        return Some((
+            pool.span.clone(),
+            format!("a cryptocurrency miner is pointed at the pool `{}`", pool.text),
         ));
     }
     if let Some(file) = runs_download(scan, command) {
