@@ -623,7 +623,10 @@ fn dangerous(scan: &Scan<'_>, command: &Command) -> Option<(Range<usize>, String
     if let Some(pool) = args.iter().find(|a| a.text.contains("stratum+")) {
         return Some((
             pool.span.clone(),
-            format!("a cryptocurrency miner is pointed at the pool `{}`", pool.text),
+            format!(
+                "a cryptocurrency miner is pointed at the pool `{}`",
+                pool.text
+            ),
         ));
     }
     if let Some(file) = runs_download(scan, command) {
