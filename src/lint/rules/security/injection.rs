@@ -27,8 +27,9 @@ pub const AGENT_DIRECTED_INSTRUCTION: Rule = Rule {
            confirmation prompts (\"disable the permission prompts\", \
            `--dangerously-skip-permissions`). A hit inside an HTML comment or a `[//]: #` \
            comment, which readers never see, is an error. Text that quotes or discusses such \
-           phrases (in quotes or inline code, after \"never\"/\"don't\", or on a line about \
-           prompt injection or attacks) is not reported.",
+           phrases (in quotes or inline code, after \"never\"/\"don't\", on a line about \
+           prompt injection or attacks, in a link's title, or in a script line that holds a \
+           regular expression) is not reported.",
     why: "A skill is read by the agent as instructions with the user's authority. Text that \
           addresses the agent's controller instead of the task is prompt injection: it turns \
           the agent against the user who installed the skill.",
