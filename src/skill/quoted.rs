@@ -77,7 +77,7 @@ fn closes(chars: &[(usize, char)], j: usize) -> bool {
 /// Words that mark text as a counter-example: what not to do, an attack shown to be
 /// recognised, a bad example. Matched on lower-cased ASCII.
 static COUNTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)\b(bad|wrong|incorrect|dangerous|unsafe|insecure|anti-?patterns?|vulnerable|malicious|attacks?|attackers?|exploits?|red flags?|forbidden|prohibited|not allowed|instead of|blocked|blocks|deny|denied|rejects?|injection|risky|destructive|harmful|catastrophic|payloads?|phishing|poisoned|backdoors?|exfiltration|threats?|adversarial|detects?|detection|detectors?|signatures?)\b|(?u:❌|⛔|🚫|☠)")
+    Regex::new(r"(?-u)\b(bad|wrong|incorrect|dangerous|unsafe|insecure|anti-?patterns?|vulnerable|malicious|attacks?|attackers?|exploits?|red flags?|forbidden|prohibited|not allowed|instead of|blocked|blocks|deny|denied|rejects?|injection|risky|destructive|harmful|catastrophic|payloads?|phishing|poisoned|backdoors?|exfiltration|threats?|adversarial|detects?|detection|detectors?|signatures?|output formats?|(example|sample|expected) (output|report)s?|report (format|template)s?)\b|(?u:❌|⛔|🚫|☠)")
         .expect("valid regex")
 });
 
@@ -85,7 +85,7 @@ static COUNTER: LazyLock<Regex> = LazyLock::new(|| {
 /// subtree shown: a section titled "Injection testing" may still hold instructions, one
 /// titled "Bad examples" or "Attacker's code" does not.
 static COUNTER_SECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)\b(bad|wrong|incorrect|anti-?patterns?|vulnerable|malicious|attackers?|exploits?|red flags?|examples? (of )?attacks?|attack (examples?|patterns?|scenarios?|vectors?|payloads?)|dangerous patterns?|what not to do|don(?:'|(?u:’))t|do not|never|avoid|forbidden|payloads?|indicators? of compromise|iocs?|detection (patterns?|rules?|signatures?))\b|(?u:❌|⛔|🚫|☠)")
+    Regex::new(r"(?-u)\b(bad|wrong|incorrect|anti-?patterns?|vulnerable|malicious|attackers?|exploits?|red flags?|examples? (of )?attacks?|attack (examples?|patterns?|scenarios?|vectors?|payloads?)|dangerous patterns?|what not to do|don(?:'|(?u:’))t|do not|never|avoid|forbidden|payloads?|indicators? of compromise|iocs?|detection (patterns?|rules?|signatures?)|output formats?|(example|sample|expected) (output|report)s?|report (format|template)s?)\b|(?u:❌|⛔|🚫|☠)")
         .expect("valid regex")
 });
 
@@ -246,6 +246,11 @@ mod tests {
         assert!(marks_shown("❌ Wrong"));
         assert!(marks_shown("Attacker's code"));
         assert!(marks_shown("RED FLAGS"));
+        // A sample of what the agent writes, not commands it runs.
+        assert!(marks_shown("## Output Format"));
+        assert!(marks_shown("Example output:"));
+        assert!(marks_shown("Report template"));
+        assert!(!marks_shown("## Output"));
         assert!(!marks_shown("Don't worry, just run:"));
         assert!(!marks_shown("Install the tool:"));
     }

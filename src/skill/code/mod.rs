@@ -21,7 +21,7 @@ mod php;
 mod python;
 mod ruby;
 mod rust;
-mod shell;
+pub(crate) mod shell;
 mod syntax;
 mod yaml;
 

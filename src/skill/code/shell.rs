@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use super::facts::{CodeFacts, Install, Span};
-use super::syntax::{Source, pep508, unquote, walk};
+use super::syntax::{Source, pep508, walk};
 use crate::project::{Ecosystem, canonical_name};
 
 /// Collects the installs of a bash tree.
@@ -21,7 +21,7 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
 
 /// A transcript's commands: lines after a `$`, `%` or `>` prompt, with everything else
 /// (output, the prompt itself) blanked byte for byte so offsets stay those of the block.
-pub(super) fn console_commands(text: &str) -> String {
+pub(crate) fn console_commands(text: &str) -> String {
     let mut out = Vec::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_start();
@@ -57,18 +57,41 @@ fn words(command: Node<'_>, source: Source<'_>) -> Vec<Word> {
                 "variable_assignment" | "file_redirect" | "comment"
             )
         })
-        .map(|child| {
-            let raw = source.text(child);
-            let text: String = match child.kind() {
-                "string" | "raw_string" | "ansi_c_string" => unquote(raw).to_owned(),
-                _ => raw.chars().filter(|c| !matches!(c, '"' | '\'')).collect(),
-            };
-            Word {
-                text,
-                span: source.span(child),
-            }
+        .map(|child| Word {
+            text: shell_word(source.text(child)),
+            span: source.span(child),
         })
         .collect()
+}
+
+/// A word as bash passes it on: one pair of enclosing quotes, `$'…'`, and the quotes and
+/// escaping backslashes inside (`cur\l`, `c"u"rl`) removed. The skill's code facts and the
+/// security rules read shell words through this one function.
+pub(crate) fn shell_word(raw: &str) -> String {
+    let bytes = raw.as_bytes();
+    if bytes.len() >= 2
+        && (bytes[0] == b'"' || bytes[0] == b'\'')
+        && bytes[bytes.len() - 1] == bytes[0]
+    {
+        return raw[1..raw.len() - 1].to_owned();
+    }
+    if let Some(inner) = raw.strip_prefix("$'").and_then(|r| r.strip_suffix('\'')) {
+        return inner.to_owned();
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' | '\'' => {}
+            '\\' => {
+                if let Some(next) = chars.next().filter(|n| *n != '\n') {
+                    out.push(next);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The installs one command makes.
@@ -454,6 +477,7 @@ fn nonempty(text: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
+    use super::shell_word;
     use crate::project::Ecosystem;
 
     fn installs(lang: &str, text: &str) -> Vec<(Ecosystem, String, Option<String>, String)> {
@@ -601,5 +625,14 @@ mod tests {
         ] {
             assert!(installs("bash", text).is_empty(), "{text}");
         }
+    }
+
+    #[test]
+    fn shell_words_lose_quotes_and_escapes_as_bash_reads_them() {
+        assert_eq!(shell_word("\"x>=2\""), "x>=2");
+        assert_eq!(shell_word("$'a b'"), "a b");
+        assert_eq!(shell_word("cur\\l"), "curl");
+        assert_eq!(shell_word("c\"u\"rl"), "curl");
+        assert_eq!(shell_word("requests[socks]==2"), "requests[socks]==2");
     }
 }

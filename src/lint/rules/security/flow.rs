@@ -84,14 +84,73 @@ const GENERIC_PARTS: &[&str] = &[
     "default",
     "prod",
     "dev",
+    "url",
+    "uri",
+    "database",
+    "connection",
+    "string",
+    // Roles and environments, not services (`REGULAR_USER_TOKEN`, `ADMIN_PASSWORD`).
+    "regular",
+    "admin",
+    "test",
+    "target",
+    "victim",
+    "attacker",
+    "low",
+    "high",
+    "priv",
+    "new",
+    "old",
+    "temp",
+    "local",
+    "remote",
+    "read",
+    "write",
+    "live",
+    "staging",
+    "production",
+    "main",
+    "primary",
+    "secondary",
+    "master",
+    "root",
+    "guest",
 ];
 
 /// Whether an environment variable's name says it holds a credential (`GITHUB_TOKEN`,
 /// `OPENAI_API_KEY`, `DB_PASSWORD`; not `KEYBOARD_LAYOUT` or `TOKENIZERS_PARALLELISM`).
 pub(crate) fn is_secret_name(name: &str) -> bool {
-    name.to_ascii_lowercase()
+    let lower = name.to_ascii_lowercase();
+    lower
         .split(['_', '-'])
         .any(|part| SECRET_PARTS.contains(&part))
+        || CONNECTION_STRINGS.contains(&lower.as_str())
+}
+
+/// Names of connection strings, which carry a password (`postgres://user:pw@host/db`).
+const CONNECTION_STRINGS: &[&str] = &[
+    "database_url",
+    "database_uri",
+    "db_url",
+    "db_uri",
+    "postgres_url",
+    "postgresql_url",
+    "mysql_url",
+    "mongodb_uri",
+    "mongodb_url",
+    "mongo_url",
+    "mongo_uri",
+    "redis_url",
+    "amqp_url",
+    "connection_string",
+];
+
+/// Hosts on this machine: what is sent there does not leave it.
+fn is_local(host: &str) -> bool {
+    matches!(
+        host,
+        "localhost" | "127.0.0.1" | "0.0.0.0" | "[::1]" | "host.docker.internal"
+    ) || host.ends_with(".localhost")
 }
 
 /// The parts of a key's name that name a service (`openai` in `OPENAI_API_KEY`).
@@ -118,10 +177,23 @@ pub(crate) fn host_of(url: &str) -> Option<String> {
 
 /// Whether a host belongs to the service a key is named for.
 fn host_matches(name: &str, host: &str) -> bool {
-    let host = host.replace(['-', '.'], "");
-    service_parts(name)
-        .iter()
-        .any(|part| host.contains(part.as_str()))
+    let joined = host.replace(['-', '.'], "");
+    service_parts(name).iter().any(|part| {
+        joined.contains(part.as_str())
+            || host
+                .split('.')
+                .any(|label| abbreviates(part, &label.replace('-', "")))
+    })
+}
+
+/// Whether a short name part is an abbreviation of a host label: its first letter and the
+/// rest in order (`hibp` of `haveibeenpwned`, `gcp` of `googlecloudplatform`).
+fn abbreviates(part: &str, label: &str) -> bool {
+    if part.len() > 5 || label.len() <= part.len() || !label.starts_with(&part[..1]) {
+        return false;
+    }
+    let mut letters = label.chars();
+    part.chars().all(|c| letters.any(|l| l == c))
 }
 
 /// What a network call steals by receiving `secret` at `place`, sent to `host` when known;
@@ -131,6 +203,9 @@ pub(crate) fn stolen(secret: &Secret, place: Place, host: Option<&str>) -> Optio
         Secret::Store(what) => Some(what.clone()),
         Secret::Key(name) => {
             let named = !service_parts(name).is_empty();
+            if host.is_some_and(is_local) {
+                return None;
+            }
             match (named, host) {
                 (true, Some(host)) if !host_matches(name, host) => Some(format!(
                     "`{name}` to `{host}`, a host unrelated to the key's name"
@@ -148,7 +223,13 @@ mod tests {
 
     #[test]
     fn secret_names() {
-        for name in ["GITHUB_TOKEN", "OPENAI_API_KEY", "DB_PASSWORD", "API_KEY"] {
+        for name in [
+            "GITHUB_TOKEN",
+            "OPENAI_API_KEY",
+            "DB_PASSWORD",
+            "API_KEY",
+            "DATABASE_URL",
+        ] {
             assert!(is_secret_name(name), "{name}");
         }
         for name in ["KEYBOARD_LAYOUT", "TOKENIZERS_PARALLELISM", "HOME", "PATH"] {
@@ -162,6 +243,12 @@ mod tests {
         assert_eq!(stolen(&openai, Place::Body, Some("api.openai.com")), None);
         assert_eq!(stolen(&openai, Place::Auth, None), None);
         assert!(stolen(&openai, Place::Auth, Some("collector.example")).is_some());
+        assert_eq!(stolen(&openai, Place::Body, Some("localhost")), None);
+        let hibp = Secret::Key("HIBP_API_KEY".into());
+        assert_eq!(stolen(&hibp, Place::Auth, Some("haveibeenpwned.com")), None);
+        assert!(stolen(&hibp, Place::Auth, Some("collector.example")).is_some());
+        let role = Secret::Key("REGULAR_USER_TOKEN".into());
+        assert_eq!(stolen(&role, Place::Auth, Some("target.com")), None);
         let generic = Secret::Key("API_KEY".into());
         assert_eq!(stolen(&generic, Place::Auth, Some("x.example")), None);
         assert!(stolen(&generic, Place::Body, Some("x.example")).is_some());

@@ -1,6 +1,8 @@
 //! SG612: installs that bypass the registry a reviewer expects — an archive fetched from a
 //! URL, a foreign registry or package index, and names one edit away from a popular package.
 
+use std::sync::LazyLock;
+
 use super::shell::{Command, Word};
 use super::{flow, scan};
 use crate::finding::Severity;
@@ -18,7 +20,8 @@ pub const UNTRUSTED_INSTALL: Rule = Rule {
            `http(s)://` URL (`pip install https://host/x.whl`), a registry or index option \
            pointing away from the public registry (`--registry`, `--index-url`, \
            `--extra-index-url`, `-i`), and a package name one letter swap, change or drop away \
-           from a popular PyPI or npm package (`reqeusts`, `lodahs`). Shown text (a typosquat \
+           from one of the 2,000 most downloaded PyPI or npm packages (`reqeusts`, `lodahs`; \
+           the lists and their sources are in `rules/popular/`). Shown text (a typosquat \
            given as an example of an attack) is an info note.",
     why: "These are how a supply-chain attack reaches a user: the package comes from a host \
           the attacker controls, or has a name chosen to be mistyped for a trusted one.",
@@ -59,75 +62,36 @@ const PUBLIC_HOSTS: &[&str] = &[
     "npm.pkg.github.com",
 ];
 
-/// Popular PyPI and npm package names, for names one edit away from them.
-const POPULAR: &[&str] = &[
-    "requests",
-    "numpy",
-    "pandas",
-    "urllib3",
-    "setuptools",
-    "boto3",
-    "botocore",
-    "certifi",
-    "cryptography",
-    "pyyaml",
-    "django",
-    "flask",
-    "fastapi",
-    "pydantic",
-    "matplotlib",
-    "scipy",
-    "pillow",
-    "sqlalchemy",
-    "pytest",
-    "jinja2",
-    "tensorflow",
-    "torch",
-    "selenium",
-    "beautifulsoup4",
-    "openai",
-    "anthropic",
-    "colorama",
-    "paramiko",
-    "psycopg2",
-    "redis",
-    "httpx",
-    "aiohttp",
-    "click",
-    "rich",
-    "scikit-learn",
-    "transformers",
-    "langchain",
-    "python-dotenv",
-    "lodash",
-    "express",
-    "react",
-    "axios",
-    "chalk",
-    "commander",
-    "webpack",
-    "typescript",
-    "moment",
-    "dotenv",
-    "eslint",
-    "prettier",
-    "nodemon",
-    "mongoose",
-    "jquery",
-    "discord.js",
-    "puppeteer",
-    "electron",
-    "socket.io",
-    "cross-env",
-    "uuid",
-    "yargs",
-    // Real packages one edit from another popular name.
-    "request",
-    "urllib",
-    "pytest-cov",
-    "preact",
-    "dotenvx",
-];
+/// The most downloaded PyPI projects and npm packages (`rules/popular/`, each file naming
+/// its source and commit), for names one edit away from them.
+static POPULAR_PYPI: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    names(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules/popular/pypi.txt"
+    )))
+});
+static POPULAR_NPM: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    names(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/rules/popular/npm.txt"
+    )))
+});
+
+/// The names of a list file: one a line, `#` comments and blank lines left out.
+fn names(text: &'static str) -> Vec<&'static str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// The popular names of the registry an installer reads.
+fn popular_for(installer: &str) -> &'static [&'static str] {
+    match installer {
+        "pip" | "pip3" | "python" | "python3" | "uv" => &POPULAR_PYPI,
+        _ => &POPULAR_NPM,
+    }
+}
 
 /// What is untrusted in one install command.
 fn untrusted(command: &Command) -> Vec<(&Word, String)> {
@@ -196,7 +160,8 @@ fn untrusted(command: &Command) -> Vec<(&Word, String)> {
         }
         first_package = false;
         let bare = package_name(text);
-        if let Some(popular) = POPULAR.iter().find(|p| one_edit(bare, p)) {
+        let popular = popular_for(name);
+        if let Some(popular) = popular.iter().find(|p| one_edit(bare, p, popular)) {
             out.push((
                 word,
                 format!("`{bare}` is one letter away from the popular package `{popular}`"),
@@ -220,9 +185,9 @@ fn package_name(text: &str) -> &str {
 
 /// Whether `name` is one swap of neighbours or one changed letter from `popular` (five
 /// letters or more), or one dropped letter from a name of seven or more; never the same.
-fn one_edit(name: &str, popular: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    if name == popular || popular.len() < 5 || POPULAR.contains(&name.as_str()) {
+fn one_edit(name: &str, popular: &str, list: &[&str]) -> bool {
+    let name = name.to_ascii_lowercase().replace('_', "-");
+    if name == popular || popular.len() < 5 || list.contains(&name.as_str()) {
         return false;
     }
     let a: Vec<char> = name.chars().collect();
@@ -253,13 +218,19 @@ mod tests {
 
     #[test]
     fn typosquats_are_one_edit_away() {
-        assert!(one_edit("reqeusts", "requests"));
-        assert!(one_edit("requets", "requests"));
-        assert!(one_edit("numpi", "numpy"));
-        assert!(!one_edit("requests", "requests"));
-        assert!(!one_edit("preact", "react"));
-        assert!(!one_edit("request", "requests"));
-        assert!(!one_edit("numba", "numpy"));
+        let pypi = popular_for("pip");
+        let npm = popular_for("npm");
+        assert!(pypi.len() >= 1000 && npm.len() >= 1000);
+        assert!(pypi.contains(&"requests") && npm.contains(&"lodash"));
+        assert!(one_edit("reqeusts", "requests", pypi));
+        assert!(one_edit("requets", "requests", pypi));
+        assert!(one_edit("numpi", "numpy", pypi));
+        assert!(one_edit("lodahs", "lodash", npm));
+        assert!(!one_edit("requests", "requests", pypi));
+        // Popular names one edit from each other are both real.
+        assert!(!one_edit("preact", "react", npm));
+        assert!(!one_edit("numba", "numpy", pypi));
+        assert!(!one_edit("typing_extensions", "typing-extensions", pypi));
         assert_eq!(package_name("reqeusts[socks]==2.0"), "reqeusts");
         assert_eq!(package_name("@scope/x@1.0"), "@scope/x");
     }

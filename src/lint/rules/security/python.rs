@@ -92,10 +92,16 @@ pub(super) fn read(
     let mut returns: Vec<(String, Node<'_>)> = Vec::new();
     let mut loops: Vec<(Node<'_>, Node<'_>)> = Vec::new();
     let mut store: Option<(String, Range<usize>)> = None;
+    let mut shell_lines: Vec<Range<usize>> = Vec::new();
     super::walk(root, |node, ancestors| match node.kind() {
         "call" => calls.push(node),
+        // A shell line in a block tagged Python (`curl … | sh` after the imports) is not
+        // Python; bash reads it.
+        "ERROR" if !ancestors.iter().any(|a| a.kind() == "ERROR") => {
+            shell_lines.extend(shell_lines_of(code, node.byte_range()));
+        }
         "string_content" => {
-            if let Some(what) = sensitive_path(source.text(node)).filter(|w| *w != ENV_FILE) {
+            if let Some(what) = path_read(source.text(node)).filter(|w| *w != ENV_FILE) {
                 store.get_or_insert_with(|| (what.to_owned(), source.span(node)));
             }
         }
@@ -128,19 +134,40 @@ pub(super) fn read(
         }
         _ => {}
     });
-    // Names bound to text fetched from the network, and to the home folder.
+    // Names bound to text fetched from the network, to decoded text (through further
+    // steps: `key ^ b for b in raw`), and to the home folder.
     let mut fetched: Vec<String> = Vec::new();
+    let mut decoded: Vec<String> = Vec::new();
     let mut homes: Vec<String> = Vec::new();
-    for (left, right) in &assignments {
-        if left.kind() != "identifier" {
-            continue;
+    for _ in 0..3 {
+        for (left, right) in &assignments {
+            if left.kind() != "identifier" {
+                continue;
+            }
+            let name = source.text(*left).to_owned();
+            if (fetches(*right, source) || names_any(*right, &fetched, source))
+                && !fetched.contains(&name)
+            {
+                fetched.push(name.clone());
+            }
+            if (calls_decoder(*right, source) || names_any(*right, &decoded, source))
+                && !decoded.contains(&name)
+            {
+                decoded.push(name.clone());
+            }
+            if is_home(source.text(*right)) && !homes.contains(&name) {
+                homes.push(name);
+            }
         }
-        if fetches(*right, source) {
-            fetched.push(source.text(*left).to_owned());
-        }
-        if is_home(source.text(*right)) {
-            homes.push(source.text(*left).to_owned());
-        }
+    }
+    for line in shell_lines {
+        reader.shell(
+            file,
+            offset + line.start,
+            &code[line],
+            counter_example,
+            origin,
+        );
     }
     let taint = Taint::follow(source, &assignments, &loops, &functions, &returns, &calls);
     for call in calls {
@@ -153,6 +180,14 @@ pub(super) fn read(
             && let Some(first) = args.and_then(|a| a.named_child(0))
         {
             shell_argument(first, source, file, counter_example, origin, reader);
+            // A secret formatted into a network command: `os.popen(f"dig {token}.x.example")`.
+            if let Some(t) = taint.of(first, source)
+                && let Some(what) = shell_sends(source.text(first), &t.secret)
+            {
+                facts
+                    .exfiltration
+                    .push((source.span(call), what, Some(t.at)));
+            }
         }
         if is_network(name)
             && let Some(args) = args
@@ -177,15 +212,20 @@ pub(super) fn read(
                 None => {}
             }
         }
-        if matches!(name, "exec" | "eval") && args.is_some_and(|a| calls_decoder(a, source)) {
+        if matches!(name, "exec" | "eval") && args.is_some_and(|a| runs_hidden_file(a, source)) {
+            facts.dangerous.push((
+                source.span(call),
+                "executes code read from a hidden or temporary file",
+            ));
+        }
+        if matches!(name, "exec" | "eval")
+            && args.is_some_and(|a| calls_decoder(a, source) || names_any(a, &decoded, source))
+        {
             facts.decoded_exec.push(source.span(call));
         }
         if matches!(name, "exec" | "eval")
             && let Some(args) = args
-            && (fetches(args, source)
-                || args.named_child(0).is_some_and(|a| {
-                    a.kind() == "identifier" && fetched.contains(&source.text(a).to_owned())
-                }))
+            && (fetches(args, source) || names_any(args, &fetched, source))
         {
             facts
                 .dangerous
@@ -206,6 +246,120 @@ pub(super) fn read(
         }
     }
     facts
+}
+
+/// What a shell command string built from `secret` sends: any secret inside a DNS lookup,
+/// otherwise what [`flow::stolen`] says for the host of the string's URL.
+fn shell_sends(command: &str, secret: &Secret) -> Option<String> {
+    let words: Vec<&str> = command
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '[' | ']' | ','))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let program = |names: &[&str]| {
+        words
+            .iter()
+            .any(|w| names.contains(&w.rsplit('/').next().unwrap_or(w)))
+    };
+    if program(&["dig", "nslookup", "host"]) {
+        return Some(match secret {
+            Secret::Store(what) => what.clone(),
+            Secret::Key(name) => format!("`{name}` inside a DNS name"),
+        });
+    }
+    if !program(&[
+        "curl", "wget", "nc", "ncat", "netcat", "scp", "rsync", "ftp", "telnet",
+    ]) {
+        return None;
+    }
+    let host = words.iter().find_map(|w| flow::host_of(w));
+    flow::stolen(secret, Place::Body, host.as_deref())
+}
+
+/// Whether an expression uses one of `names` as a variable.
+fn names_any(node: Node<'_>, names: &[String], source: Src<'_>) -> bool {
+    if names.is_empty() {
+        return false;
+    }
+    let mut found = false;
+    super::walk(node, |n, ancestors| {
+        let is_field = ancestors.last().is_some_and(|p| {
+            p.kind() == "attribute"
+                && p.child_by_field_name("attribute")
+                    .is_some_and(|a| a.id() == n.id())
+        });
+        found |= n.kind() == "identifier" && !is_field && names.iter().any(|m| m == source.text(n));
+    });
+    found
+}
+
+/// Commands a shell line starts with, for lines the Python grammar cannot read.
+const SHELL_STARTS: &[&str] = &[
+    "curl",
+    "wget",
+    "bash",
+    "sh",
+    "zsh",
+    "nc",
+    "ncat",
+    "rm",
+    "chmod",
+    "sudo",
+    "dig",
+    "nslookup",
+    "echo",
+    "cat",
+    "npx",
+    "pip",
+    "pip3",
+    "npm",
+    "powershell",
+    "pwsh",
+    "iex",
+    "scp",
+    "crontab",
+];
+
+/// The lines of `range` in `code` that start with a shell command.
+fn shell_lines_of(code: &str, range: Range<usize>) -> Vec<Range<usize>> {
+    let start = code[..range.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = code[range.end..]
+        .find('\n')
+        .map_or(code.len(), |i| range.end + i);
+    let mut lines = Vec::new();
+    let mut at = start;
+    for line in code[start..end].split_inclusive('\n') {
+        let first = line.split_whitespace().next().unwrap_or_default();
+        if SHELL_STARTS.contains(&first) && line.trim_start().len() > first.len() {
+            lines.push(at..at + line.trim_end().len());
+        }
+        at += line.len();
+    }
+    lines
+}
+
+/// Whether `exec`/`eval` arguments read a file from a temporary or hidden path
+/// (`exec(open("/tmp/.cache").read())`).
+fn runs_hidden_file(args: Node<'_>, source: Src<'_>) -> bool {
+    let mut found = false;
+    super::walk(args, |n, _| {
+        if n.kind() == "call"
+            && n.child_by_field_name("function")
+                .is_some_and(|f| source.text(f) == "open")
+            && let Some(path) = n
+                .child_by_field_name("arguments")
+                .and_then(|a| a.named_child(0))
+                .and_then(string_content)
+        {
+            let path = source.text(path);
+            found |= path.starts_with("/tmp/")
+                || path.starts_with("/dev/shm/")
+                || path.starts_with("/var/tmp/")
+                || path
+                    .split('/')
+                    .any(|part| part.starts_with('.') && part.len() > 1 && part != "..");
+        }
+    });
+    found
 }
 
 /// A code unit's text and where it starts in its file.
@@ -266,7 +420,55 @@ fn shell_argument(
                 reader.words(at, words, counter, origin);
             }
         }
+        "binary_operator" | "call" => {
+            if let Some(joined) = joined_string(arg, source) {
+                reader.shell(file, source.span(arg).start, &joined, counter, origin);
+            }
+        }
         _ => {}
+    }
+}
+
+/// The text of a string split and joined again: `"cu" + "rl -s …"`,
+/// `"".join(["cu", "rl"])`, `" ".join(("curl", "-s"))`.
+fn joined_string(node: Node<'_>, source: Src<'_>) -> Option<String> {
+    match node.kind() {
+        "string" => string_content(node).map(|c| source.text(c).to_owned()),
+        "parenthesized_expression" => joined_string(node.named_child(0)?, source),
+        "binary_operator" => {
+            let operator = node.child_by_field_name("operator")?;
+            if source.text(operator) != "+" {
+                return None;
+            }
+            let left = joined_string(node.child_by_field_name("left")?, source)?;
+            let right = joined_string(node.child_by_field_name("right")?, source)?;
+            Some(left + &right)
+        }
+        "call" => {
+            let function = node.child_by_field_name("function")?;
+            if function.kind() != "attribute"
+                || source.text(function.child_by_field_name("attribute")?) != "join"
+            {
+                return None;
+            }
+            let separator = joined_string(function.child_by_field_name("object")?, source)
+                .or_else(|| {
+                    // An empty literal has no content node.
+                    let object = function.child_by_field_name("object")?;
+                    matches!(source.text(object), "\"\"" | "''").then(String::new)
+                })?;
+            let items = node.child_by_field_name("arguments")?.named_child(0)?;
+            if !matches!(items.kind(), "list" | "tuple") {
+                return None;
+            }
+            let mut cursor = items.walk();
+            let parts: Option<Vec<String>> = items
+                .named_children(&mut cursor)
+                .map(|item| joined_string(item, source))
+                .collect();
+            Some(parts?.join(&separator))
+        }
+        _ => None,
     }
 }
 
@@ -322,6 +524,8 @@ struct Taint {
     names: HashMap<String, Tainted>,
     /// Names bound to a literal URL, for the host a call targets.
     urls: HashMap<String, String>,
+    /// Names bound to decoded text (`base64.b64decode(…)`): an address hidden from review.
+    decoded: Vec<String>,
 }
 
 impl Taint {
@@ -336,28 +540,49 @@ impl Taint {
         let mut taint = Taint {
             names: HashMap::new(),
             urls: HashMap::new(),
+            decoded: Vec::new(),
         };
         for (left, right) in assignments {
-            if left.kind() == "identifier"
-                && let Some(url) = literal_url(*right, source)
-            {
+            if left.kind() != "identifier" {
+                continue;
+            }
+            if let Some(url) = literal_url(*right, source) {
                 taint.urls.insert(source.text(*left).to_owned(), url);
+            } else if calls_decoder(*right, source) {
+                taint.decoded.push(source.text(*left).to_owned());
             }
         }
-        // Values move forward through a few hops; three passes reach a fixed point for
-        // the chains real scripts write (read, wrap, encode, send).
-        for _ in 0..3 {
+        // Values move forward one hop per pass (read, collect, return, pass to a method,
+        // wrap, encode, send); the loop stops at a fixed point, eight passes at most.
+        for _ in 0..8 {
             let before = taint.names.len();
-            for (left, right) in assignments.iter().chain(loops) {
+            for (left, right) in assignments {
                 if let Some(t) = taint.of(*right, source)
                     && let Some(name) = bound_name(*left, source)
                 {
-                    taint.names.entry(name).or_insert(t);
+                    taint.names.entry(key(*left, &name, source)).or_insert(t);
+                }
+            }
+            // `for key, value in os.environ.items()`: every name the loop binds.
+            for (left, right) in loops {
+                if let Some(t) = taint.of(*right, source) {
+                    let mut names = Vec::new();
+                    super::walk(*left, |n, _| {
+                        if n.kind() == "identifier" {
+                            names.push(source.text(n).to_owned());
+                        }
+                    });
+                    for name in names {
+                        taint
+                            .names
+                            .entry(key(*left, &name, source))
+                            .or_insert_with(|| t.clone());
+                    }
                 }
             }
             for (function, value) in returns {
                 if let Some(t) = taint.of(*value, source) {
-                    taint.names.entry(function.clone()).or_insert(t);
+                    taint.names.entry(scoped("", function)).or_insert(t);
                 }
             }
             for call in calls {
@@ -370,6 +595,16 @@ impl Taint {
         taint
     }
 
+    /// The secret a variable holds where `node` uses it: bound in the same function, or at
+    /// module level.
+    fn lookup(&self, node: Node<'_>, source: Src<'_>) -> Option<Tainted> {
+        let name = source.text(node);
+        self.names
+            .get(&scoped(scope(node, source), name))
+            .or_else(|| self.names.get(&scoped("", name)))
+            .cloned()
+    }
+
     /// A call of a function of this code with a secret argument taints the parameter.
     fn taint_parameters(&mut self, call: Node<'_>, functions: &[Node<'_>], source: Src<'_>) {
         let (Some(function), Some(args)) = (
@@ -378,7 +613,13 @@ impl Taint {
         ) else {
             return;
         };
-        let called = source.text(function);
+        // A method (`self.send(x)`, `harvester.send(x)`) by its name.
+        let called = match function.kind() {
+            "attribute" => function
+                .child_by_field_name("attribute")
+                .map_or("", |a| source.text(a)),
+            _ => source.text(function),
+        };
         let Some(def) = functions.iter().find(|f| {
             f.child_by_field_name("name")
                 .is_some_and(|n| source.text(n) == called)
@@ -413,7 +654,7 @@ impl Taint {
             if let (Some(param), Some(value)) = (param, value)
                 && let Some(t) = self.of(value, source)
             {
-                self.names.entry(param).or_insert(t);
+                self.names.entry(scoped(called, &param)).or_insert(t);
             }
         }
     }
@@ -428,6 +669,11 @@ impl Taint {
             {
                 return;
             }
+            // An object built from a secret (`Client(config)`) holds it, but what its
+            // methods return does not carry it.
+            if ancestors.iter().any(|a| constructs(*a, source)) {
+                return;
+            }
             let here = match n.kind() {
                 "identifier" => {
                     // The attribute name in `x.name` is not a variable.
@@ -436,11 +682,13 @@ impl Taint {
                             && p.child_by_field_name("attribute")
                                 .is_some_and(|a| a.id() == n.id())
                     });
-                    (!is_field)
-                        .then(|| self.names.get(source.text(n)).cloned())
-                        .flatten()
+                    (!is_field).then(|| self.lookup(n, source)).flatten()
                 }
-                "string_content" => sensitive_path(source.text(n)).map(|what| Tainted {
+                // `self.key`, bound in any method of the class.
+                "attribute" if source.text(n).starts_with("self.") => {
+                    self.names.get(source.text(n)).cloned()
+                }
+                "string_content" => path_read(source.text(n)).map(|what| Tainted {
                     secret: Secret::Store(what.to_owned()),
                     at: source.span(n),
                 }),
@@ -453,10 +701,19 @@ impl Taint {
                         at: source.span(n),
                     })
                 }
-                "call" | "subscript" => env_key(n, source).map(|name| Tainted {
-                    secret: Secret::Key(name),
-                    at: source.span(n),
-                }),
+                "call" | "subscript" => env_key(n, source)
+                    .map(|name| Tainted {
+                        secret: Secret::Key(name),
+                        at: source.span(n),
+                    })
+                    .or_else(|| {
+                        // A method of this code that returns a secret (`h.harvest()`).
+                        let method = n
+                            .child_by_field_name("function")
+                            .filter(|f| n.kind() == "call" && f.kind() == "attribute")?
+                            .child_by_field_name("attribute")?;
+                        self.names.get(&scoped("", source.text(method))).cloned()
+                    }),
                 _ => None,
             };
             if let Some(here) = here
@@ -473,6 +730,7 @@ impl Taint {
     /// What a network call's arguments steal, and where it was read.
     fn sent(&self, args: Node<'_>, source: Src<'_>) -> Option<(String, Range<usize>)> {
         let mut host = None;
+        let mut hidden = false;
         let mut cursor = args.walk();
         let parts: Vec<(Place, Node<'_>)> = args
             .named_children(&mut cursor)
@@ -483,6 +741,7 @@ impl Taint {
                     let value = arg.child_by_field_name("value")?;
                     if key == "url" {
                         host = host.take().or_else(|| self.host(value, source));
+                        hidden |= self.is_decoded(value, source);
                     }
                     let place = match key {
                         "headers" | "auth" | "cookies" => Place::Auth,
@@ -492,6 +751,7 @@ impl Taint {
                 } else {
                     if i == 0 {
                         host = self.host(arg, source);
+                        hidden = self.is_decoded(arg, source);
                     }
                     Some((Place::Body, arg))
                 }
@@ -504,8 +764,20 @@ impl Taint {
             } else {
                 place
             };
+            if hidden && let Secret::Key(name) = &t.secret {
+                return Some((format!("`{name}` to an address decoded at run time"), t.at));
+            }
             flow::stolen(&t.secret, place, host.as_deref()).map(|what| (what, t.at))
         })
+    }
+
+    /// Whether a URL argument is decoded at run time (`base64.b64decode(…)` or a name bound
+    /// to it): the address is hidden from whoever reads the skill.
+    fn is_decoded(&self, node: Node<'_>, source: Src<'_>) -> bool {
+        match node.kind() {
+            "identifier" => self.decoded.iter().any(|d| d == source.text(node)),
+            _ => calls_decoder(node, source),
+        }
     }
 
     /// The host a URL argument names: a literal, an f-string's literal start, or a name
@@ -545,11 +817,72 @@ fn env_key(node: Node<'_>, source: Src<'_>) -> Option<String> {
     (reads_env && flow::is_secret_name(name)).then(|| name.to_owned())
 }
 
-/// The variable a binding target names (`x`, `x[k]`, `x.attr`: `x`).
+/// Whether a node is a call of a class other than a path, request or buffer
+/// (`OpenCTIConnectorHelper(config)`, `OpenAI(api_key=k)`): a client made with a secret.
+fn constructs(node: Node<'_>, source: Src<'_>) -> bool {
+    if node.kind() != "call" {
+        return false;
+    }
+    let Some(function) = node.child_by_field_name("function") else {
+        return false;
+    };
+    let name = source.text(function);
+    let last = name.rsplit('.').next().unwrap_or(name);
+    last.starts_with(|c: char| c.is_ascii_uppercase())
+        && !matches!(
+            last,
+            "Path" | "PurePath" | "PosixPath" | "Request" | "StringIO" | "BytesIO"
+        )
+}
+
+/// The function whose body holds `node` (`""` at module level): names are local to it.
+fn scope<'a>(node: Node<'_>, source: Src<'a>) -> &'a str {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        if n.kind() == "function_definition" {
+            return n.child_by_field_name("name").map_or("", |f| source.text(f));
+        }
+        at = n.parent();
+    }
+    ""
+}
+
+/// The key of a name in a scope.
+fn scoped(scope: &str, name: &str) -> String {
+    format!("{scope}\u{1}{name}")
+}
+
+/// The key of a name bound at `node`: `self.x` belongs to the whole class, any other name
+/// to the function that binds it.
+fn key(node: Node<'_>, name: &str, source: Src<'_>) -> String {
+    if name.starts_with("self.") {
+        name.to_owned()
+    } else {
+        scoped(scope(node, source), name)
+    }
+}
+
+/// A credential store a string names when it is a path (`~/.aws/credentials`), not a
+/// sentence that mentions one ("plant a canary in .aws/credentials").
+fn path_read(text: &str) -> Option<&'static str> {
+    if text.trim().contains(char::is_whitespace) {
+        return None;
+    }
+    sensitive_path(text)
+}
+
+/// The variable a binding target names (`x`, `x[k]`, `self.x`; `obj.attr`: `obj`).
 fn bound_name(node: Node<'_>, source: Src<'_>) -> Option<String> {
     match node.kind() {
         "identifier" => Some(source.text(node).to_owned()),
         "subscript" => bound_name(node.child_by_field_name("value")?, source),
+        "attribute"
+            if node
+                .child_by_field_name("object")
+                .is_some_and(|o| source.text(o) == "self") =>
+        {
+            Some(source.text(node).to_owned())
+        }
         "attribute" => bound_name(node.child_by_field_name("object")?, source),
         "pattern_list" | "tuple_pattern" => bound_name(node.named_child(0)?, source),
         _ => None,

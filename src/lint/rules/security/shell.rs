@@ -16,6 +16,7 @@ use tree_sitter::{Node, Parser, Tree};
 use super::python::{self, PyFacts};
 pub(crate) use super::words::{Origin, ShellSink, Word};
 use super::{At, is_counter_example};
+use crate::skill::code::shell::{console_commands, shell_word};
 use crate::skill::{Document, quoted};
 
 /// Words without which no security rule has anything to report in a shell unit: the
@@ -148,7 +149,7 @@ impl Reader {
                     self.shell(file, block.content.start, code, counter, Origin::Block);
                 }
                 Some(BlockLang::Console) => {
-                    let commands = prompted_lines(code);
+                    let commands = console_commands(code);
                     self.shell(file, block.content.start, &commands, counter, Origin::Block);
                 }
                 Some(BlockLang::Python) => {
@@ -339,35 +340,6 @@ fn block_language(tag: Option<&str>, code: &str) -> Option<BlockLang> {
     }
 }
 
-/// A transcript's commands: text after a `$ ` or `# `-less prompt kept, everything else
-/// blanked byte for byte so offsets stay those of the block.
-fn prompted_lines(text: &str) -> String {
-    text.split_inclusive('\n')
-        .map(|line| {
-            let trimmed = line.trim_start();
-            match trimmed
-                .strip_prefix("$ ")
-                .or_else(|| trimmed.strip_prefix("% "))
-            {
-                Some(command) => {
-                    let blank = line.len() - command.len();
-                    format!("{}{command}", " ".repeat(blank))
-                }
-                None => line
-                    .chars()
-                    .map(|c| {
-                        if c == '\n' {
-                            "\n".to_owned()
-                        } else {
-                            " ".repeat(c.len_utf8())
-                        }
-                    })
-                    .collect(),
-            }
-        })
-        .collect()
-}
-
 /// Parses `code`, making the parser on first use.
 fn parse(slot: &mut Option<Parser>, language: tree_sitter::Language, code: &str) -> Option<Tree> {
     if slot.is_none() {
@@ -403,6 +375,7 @@ impl UnitReader<'_> {
                     reader.commands.push(command);
                 }
                 "variable_assignment" => self.assignment(node, reader),
+                "for_statement" => self.loop_variable(node, reader),
                 _ => {}
             }
             if cursor.goto_first_child() {
@@ -445,7 +418,7 @@ impl UnitReader<'_> {
                 "variable_assignment" | "comment" | "herestring_redirect" => {}
                 "file_redirect" => redirects.extend(self.redirect(child)),
                 _ => words.push(Word {
-                    text: unquote(self.text(child)),
+                    text: shell_word(self.text(child)),
                     span: self.span(child),
                 }),
             }
@@ -548,7 +521,7 @@ impl UnitReader<'_> {
         let target = node.child_by_field_name("destination")?;
         let operator = self.text(node)[..target.start_byte() - node.start_byte()].trim();
         Some(Redirect {
-            target: unquote(self.text(target)),
+            target: shell_word(self.text(target)),
             input: operator.ends_with('<') && !operator.ends_with("<<"),
             span: self.span(node),
         })
@@ -561,7 +534,7 @@ impl UnitReader<'_> {
         let value = node
             .child_by_field_name("value")
             .filter(|v| matches!(v.kind(), "word" | "string" | "raw_string" | "concatenation"))
-            .map(|v| unquote(self.text(v)))
+            .map(|v| shell_word(self.text(v)))
             .filter(|v| !v.contains('$'));
         reader.assignments.push(Assignment {
             name: self.text(name).to_owned(),
@@ -569,6 +542,25 @@ impl UnitReader<'_> {
             at: At {
                 file: self.file,
                 span: self.span(node),
+            },
+        });
+    }
+
+    /// `for l in $(cat ~/.aws/credentials); do …`: the loop variable takes the values, so it
+    /// is an assignment whose span holds the commands of the list (not of the body).
+    fn loop_variable(&self, node: Node<'_>, reader: &mut Reader) {
+        let (Some(name), Some(body)) = (
+            node.child_by_field_name("variable"),
+            node.child_by_field_name("body"),
+        ) else {
+            return;
+        };
+        reader.assignments.push(Assignment {
+            name: self.text(name).to_owned(),
+            value: None,
+            at: At {
+                file: self.file,
+                span: self.offset + node.start_byte()..self.offset + body.start_byte(),
             },
         });
     }
@@ -597,35 +589,6 @@ impl UnitReader<'_> {
         }
         !notes.is_empty() && is_counter_example(&notes)
     }
-}
-
-/// A word without its quotes.
-fn unquote(raw: &str) -> String {
-    let bytes = raw.as_bytes();
-    if bytes.len() >= 2
-        && (bytes[0] == b'"' || bytes[0] == b'\'')
-        && bytes[bytes.len() - 1] == bytes[0]
-    {
-        return raw[1..raw.len() - 1].to_owned();
-    }
-    if let Some(inner) = raw.strip_prefix("$'").and_then(|r| r.strip_suffix('\'')) {
-        return inner.to_owned();
-    }
-    // `cur\l`, `c"u"rl`: bash drops the quotes and the escaping backslashes.
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' | '\'' => {}
-            '\\' => {
-                if let Some(next) = chars.next().filter(|n| *n != '\n') {
-                    out.push(next);
-                }
-            }
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 impl ShellSink for Reader {
@@ -715,7 +678,7 @@ mod tests {
     #[test]
     fn transcripts_keep_prompted_lines_at_their_offsets() {
         let text = "$ ls -la\nfile é\n  $ rm x\n";
-        let kept = prompted_lines(text);
+        let kept = console_commands(text);
         assert_eq!(kept.len(), text.len());
         assert_eq!(&kept[2..8], "ls -la");
         assert!(kept.contains("rm x"));

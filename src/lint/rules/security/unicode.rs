@@ -362,6 +362,31 @@ fn shown_place(file: &TextFile<'_>, at: usize) -> Option<Shown> {
     }
 }
 
+/// Whether a look-alike at `at` is in inline code whose line names the trick
+/// ("Homoglyphs: `rеquests` (Cyrillic е)"): a demonstration, not a disguise.
+fn names_the_trick(file: &TextFile<'_>, at: usize) -> bool {
+    let Some(doc) = file.doc else {
+        return false;
+    };
+    if !doc.inline_code.iter().any(|c| c.contains(&at)) {
+        return false;
+    }
+    let text = &file.source.text;
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = text[start..end].to_lowercase();
+    [
+        "cyrillic",
+        "greek",
+        "homoglyph",
+        "look-alike",
+        "lookalike",
+        "confusable",
+    ]
+    .iter()
+    .any(|w| line.contains(w))
+}
+
 /// Package managers and runners whose arguments name packages.
 const INSTALLERS: &[&str] = &[
     "pip", "pip3", "pipx", "uv", "uvx", "npm", "npx", "pnpm", "yarn", "bun", "bunx", "gem",
@@ -387,7 +412,8 @@ fn homoglyphs(scan: &Scan<'_>) -> Vec<Lookalike> {
             .iter()
             .any(|(s, f, _, _)| *f == file && s.start == found.0.start)
         {
-            let shown = shown_place(&scan.files[file], found.0.start).is_some();
+            let shown = shown_place(&scan.files[file], found.0.start).is_some()
+                || names_the_trick(&scan.files[file], found.0.start);
             out.push((found.0, file, found.1, shown));
         }
     };
