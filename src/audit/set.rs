@@ -61,29 +61,8 @@ fn share<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Er
     }
 }
 
-/// A set-level rule: code, name, severity, what it means and examples of a set it fires on
-/// and one it passes.
-#[derive(Debug)]
-pub struct SetRule {
-    /// Stable code.
-    pub code: &'static str,
-    /// Kebab-case name.
-    pub name: &'static str,
-    /// Severity.
-    pub severity: Severity,
-    /// One line: what it flags.
-    pub summary: &'static str,
-    /// What it compares, and what it leaves alone.
-    pub what: &'static str,
-    /// Why it matters.
-    pub why: &'static str,
-    /// A set of skills it fires on, in the example notation (`lint::example`): a `@folder`
-    /// line names the audited folder, each skill's files are introduced by `==> path <==`,
-    /// and a `skillgate.toml` sits beside the folder.
-    pub fires: &'static str,
-    /// A set of skills it passes.
-    pub passes: &'static str,
-}
+/// A set-level rule: its documentation; the checks are the functions below.
+pub type SetRule = crate::lint::RuleDoc;
 
 /// Two skills with the same `name`.
 pub const DUPLICATE_SKILL_NAME: SetRule = SetRule {

@@ -1,33 +1,12 @@
 //! SG509: a skill that cannot be loaded at all (unreadable SKILL.md, invalid frontmatter...),
 //! reported as one finding, so the other skills of the same run are still checked and shown.
 
+use super::RuleDoc;
 use crate::finding::{Finding, Location, Severity};
 use crate::skill::LoadError;
 
-/// The documentation of a finding the loader makes rather than a rule's check: no rule runs
-/// on a skill that could not be read.
-#[derive(Debug, Clone, Copy)]
-pub struct LoadRule {
-    /// Stable code.
-    pub code: &'static str,
-    /// Kebab-case name.
-    pub name: &'static str,
-    /// Severity.
-    pub severity: Severity,
-    /// One line: what it flags.
-    pub summary: &'static str,
-    /// What it checks.
-    pub what: &'static str,
-    /// Why it matters.
-    pub why: &'static str,
-    /// A skill (see [`super::example`]) that cannot be loaded.
-    pub fires: &'static str,
-    /// A skill that loads.
-    pub passes: &'static str,
-}
-
 /// SG509.
-pub const UNLOADABLE_SKILL: LoadRule = LoadRule {
+pub const UNLOADABLE_SKILL: RuleDoc = RuleDoc {
     code: "SG509",
     name: "unloadable-skill",
     severity: Severity::Error,

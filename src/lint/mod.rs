@@ -76,6 +76,29 @@ impl Family {
     }
 }
 
+/// The documentation of a finding that no per-skill rule's check makes: the loader's (a skill
+/// that cannot be read) and the audit's set-level rules (which compare skills).
+#[derive(Debug, Clone, Copy)]
+pub struct RuleDoc {
+    /// Stable code.
+    pub code: &'static str,
+    /// Kebab-case name.
+    pub name: &'static str,
+    /// Severity.
+    pub severity: Severity,
+    /// One line: what it flags.
+    pub summary: &'static str,
+    /// What it checks, and what it leaves alone.
+    pub what: &'static str,
+    /// Why it matters.
+    pub why: &'static str,
+    /// An input it fires on, in the example notation ([`example`]); for a set-level rule a
+    /// `@folder` line names the audited folder and each skill's files follow `==> path <==`.
+    pub fires: &'static str,
+    /// An input it passes.
+    pub passes: &'static str,
+}
+
 /// A rule: metadata, documentation, and the check.
 pub struct Rule {
     /// Stable code, e.g. `SG201`.
