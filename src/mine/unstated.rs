@@ -15,6 +15,8 @@ use super::paths::{FileKind, classify};
 const MIN_CHARS: usize = 12;
 /// Fewest words a literal needs to count as a message.
 const MIN_WORDS: usize = 3;
+/// Lines after an assertion's first line that may still hold its arguments.
+const ASSERTION_SPAN: usize = 3;
 
 /// The messages that the diff's tests assert, its source introduces, and `instruction`
 /// never states, in the order the tests name them.
@@ -24,7 +26,17 @@ pub fn messages(diff: &str, instruction: &str) -> Vec<String> {
     let said = normalise(instruction);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for line in tests.iter().filter(|l| asserts(l)) {
+    // An assertion's arguments may stand on the lines after its name
+    // (`self.assertRaisesRegex(\n    ValueError,\n    "n must be at least 0",`).
+    let asserting = |i: usize| {
+        tests[i.saturating_sub(ASSERTION_SPAN)..=i]
+            .iter()
+            .any(|l| asserts(l))
+    };
+    for (i, line) in tests.iter().enumerate() {
+        if !asserting(i) {
+            continue;
+        }
         for literal in literals(line) {
             let text = unescape(&literal);
             if !is_message(&text) || !seen.insert(text.clone()) {
@@ -178,6 +190,23 @@ mod tests {
         assert_eq!(
             messages(&d, "# Validate the width\n"),
             ["width must be positive."]
+        );
+    }
+
+    #[test]
+    fn an_assertion_whose_arguments_follow_on_later_lines_is_read() {
+        // The shape of more-itertools 9ddc55c ("Raise a clear ValueError for negative n in
+        // chunked()"), whose test names the message two lines below `assertRaisesRegex(`.
+        let d = diff(
+            "+        self.assertRaisesRegex(\n+            ValueError,\n+            \"n must be at least 0\",\n+            lambda: list(mi.chunked('ABCDE', -1)),",
+            "+        raise ValueError('n must be at least 0')",
+        );
+        assert_eq!(
+            messages(
+                &d,
+                "# Raise a clear ValueError for negative n in chunked()\n"
+            ),
+            ["n must be at least 0"]
         );
     }
 
