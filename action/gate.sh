@@ -21,7 +21,9 @@ if [ "${INPUT_EVAL:-false}" = "true" ]; then
   if [ -n "${INPUT_AGENT:-}" ]; then
     args+=(--agent "$INPUT_AGENT")
   fi
-  if [ -n "${INPUT_MODEL:-}" ]; then
+  if [ -n "${INPUT_MODELS:-}" ]; then
+    args+=(--models "$INPUT_MODELS")
+  elif [ -n "${INPUT_MODEL:-}" ]; then
     args+=(--model "$INPUT_MODEL")
   fi
 fi

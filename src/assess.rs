@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use crate::eval::task::Refusal;
 use crate::eval::{self, EvalError, EvalOptions, SkillParts, journal};
 use crate::finding::Finding;
 use crate::stats::sequential::{SequentialError, SequentialPlan, Step};
@@ -42,6 +43,16 @@ pub enum Rounds {
     Sequential(u32),
 }
 
+/// A verdict from an evaluation run now, and the tasks that run had to leave out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluated {
+    /// The decision from the run's journal.
+    pub verdict: Verdict,
+    /// Tasks whose environment could not be had (an image neither pulled nor built): the
+    /// verdict stands on the other tasks, and the command says the run was not whole.
+    pub unavailable: Vec<Refusal>,
+}
+
 /// Runs the evaluation `options` describe and decides from its journal. In sequential mode,
 /// `on_round` hears each round's step; `findings` are the skill's static check.
 pub fn evaluate(
@@ -51,11 +62,14 @@ pub fn evaluate(
     policy: Policy<'_>,
     rounds: Rounds,
     mut on_round: impl FnMut(u32, Step),
-) -> Result<Verdict, AssessError> {
+) -> Result<Evaluated, AssessError> {
     let max_seeds = match rounds {
         Rounds::Once => {
-            eval::evaluate(options, skill)?;
-            return decide(&options.out, findings, policy);
+            let run = eval::evaluate(options, skill)?;
+            return Ok(Evaluated {
+                verdict: decide(&options.out, findings, policy)?,
+                unavailable: run.unavailable,
+            });
         }
         Rounds::Sequential(max_seeds) => max_seeds,
     };
@@ -65,13 +79,16 @@ pub fn evaluate(
     for look in 1..=plan.max_looks() {
         options.seeds = look;
         options.resume = look > 1 || options.resume;
-        eval::evaluate(&options, skill.clone())?;
+        let run = eval::evaluate(&options, skill.clone())?;
         let cells = journal::read_cells(&options.out.join(journal::CELLS_FILE))?;
         let summary = stats::summarize(&cells, &plan.options_at(look, policy.stats)?)?;
         let step = verdict::decide_sequential(policy.verdict, findings, &summary, &plan, look)?;
         on_round(look, step.step);
         let settled = step.step != Step::Continue;
-        last = Some(step.verdict);
+        last = Some(Evaluated {
+            verdict: step.verdict,
+            unavailable: run.unavailable,
+        });
         if settled {
             break;
         }

@@ -74,7 +74,7 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
             "run directory: {} (join every shard with: skillgate merge RUN_DIR... --out DIR)",
             options.out.display()
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(whole(&summary.unavailable));
     }
     if !options.models.is_empty() {
         if command.sequential {
@@ -83,7 +83,7 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
                 Some("run the models with fixed --seeds; each gets its own verdict"),
             ));
         }
-        eval::evaluate(&options, SkillParts::from_skill(&skill))?;
+        let run = eval::evaluate(&options, SkillParts::from_skill(&skill))?;
         let out = match assess::assess_run(&options.out, &findings, policy(&config))? {
             assess::Assessment::One(verdict) => crate::render::verdict_text::human(&verdict),
             assess::Assessment::Panel(panel) => crate::render::verdict_text::panel_human(&panel),
@@ -93,14 +93,14 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
             "run directory: {} (skillgate report {0} --format html > report.html)",
             options.out.display()
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(whole(&run.unavailable));
     }
     let rounds = if command.sequential {
         Rounds::Sequential(command.max_seeds)
     } else {
         Rounds::Once
     };
-    let verdict = assess::evaluate(
+    let evaluated = assess::evaluate(
         &options,
         SkillParts::from_skill(&skill),
         &findings,
@@ -108,12 +108,31 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
         rounds,
         |look, step| eprintln!("seed round {look}: {step:?}"),
     )?;
-    print(&crate::render::verdict_text::human(&verdict))?;
+    print(&crate::render::verdict_text::human(&evaluated.verdict))?;
     eprintln!(
         "run directory: {} (skillgate report {0} --format html > report.html)",
         options.out.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(whole(&evaluated.unavailable))
+}
+
+/// Success when every task the backend accepts ran; exit 1, after saying which tasks are
+/// missing, when some could not be run because their environment could not be had: the
+/// verdict printed stands on the others, and a CI job should not read it as the whole set's.
+fn whole(unavailable: &[eval::task::Refusal]) -> ExitCode {
+    if unavailable.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    let names: Vec<&str> = unavailable.iter().map(|r| r.task.as_str()).collect();
+    eprintln!(
+        "skillgate: {} {} could not be run because {} environment could not be had ({}); \
+         the verdict stands on the other tasks",
+        names.len(),
+        if names.len() == 1 { "task" } else { "tasks" },
+        if names.len() == 1 { "its" } else { "their" },
+        names.join(", ")
+    );
+    ExitCode::from(1)
 }
 
 /// Join the run directories of every shard of one evaluation into `out`, with the static
@@ -330,6 +349,7 @@ fn save_check(
         summary: Summary::of(skill),
         findings: findings.to_vec(),
         verdict: None,
+        panel: None,
         project,
     };
     let text = render::render(

@@ -17,7 +17,7 @@ use crate::lint;
 use crate::project;
 use crate::render::{self, Format, ProjectSummary, Report, Style, Summary};
 use crate::skill::Skill;
-use crate::verdict::{self, Verdict};
+use crate::verdict::{self, PanelVerdict, Verdict};
 
 /// Examples printed after `skillgate gate --help`.
 pub(super) const GATE_EXAMPLES: &str = "\
@@ -89,8 +89,13 @@ struct GateEval {
     #[arg(long, value_name = "CMD", requires = "eval")]
     agent_cmd: Option<String>,
     /// The model the agent uses.
-    #[arg(long, requires = "eval")]
+    #[arg(long, requires = "eval", conflicts_with = "models")]
     model: Option<String>,
+    /// Several models, comma-separated (`--models A,B`): each skill is evaluated on every
+    /// model, gets a verdict per model, and the check run and comment show one line per
+    /// model and the panel's decision (`[verdict] panel`).
+    #[arg(long, value_delimiter = ',', value_name = "MODELS", requires = "eval")]
+    models: Option<Vec<String>>,
     /// Seeds per task and condition.
     #[arg(long, value_name = "N", requires = "eval")]
     seeds: Option<u32>,
@@ -193,24 +198,32 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
         PathBuf::from(format!("skillgate-runs/gate-{seconds}"))
     });
     let mut gated: Vec<Gated<'_>> = Vec::with_capacity(skills.len());
+    let mut unavailable = Vec::new();
     for skill in &skills {
         let review = lint::review(skill, &settings, Some(&project));
-        let verdict = if args.eval {
+        let judged = if args.eval {
             evaluate(args, &config, skill, &runs, &review.findings)?
         } else {
-            verdict::decide(&config.verdict, &review.findings, None)
+            Judged {
+                verdict: Some(verdict::decide(&config.verdict, &review.findings, None)),
+                panel: None,
+                unavailable: Vec::new(),
+            }
         };
+        unavailable.extend(judged.unavailable);
         let failing = review.findings.iter().any(|f| fail_on.fails(f.severity));
+        let report = Report {
+            skill: Some(skill),
+            summary: Summary::of(skill),
+            findings: review.findings,
+            verdict: judged.verdict,
+            panel: judged.panel,
+            project: review.fit.map(|fit| ProjectSummary::of(&project, fit)),
+        };
         gated.push(Gated {
             name: skill_name(skill),
-            conclusion: github::conclusion(&config.gate, Some(&verdict), failing),
-            report: Report {
-                skill: Some(skill),
-                summary: Summary::of(skill),
-                findings: review.findings,
-                verdict: Some(verdict),
-                project: review.fit.map(|fit| ProjectSummary::of(&project, fit)),
-            },
+            conclusion: github::conclusion(&config.gate, report.decision(), failing),
+            report,
         });
     }
 
@@ -244,9 +257,20 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
         .iter()
         .flat_map(|g| &g.report.findings)
         .any(|f| fail_on.fails(f.severity));
+    if !unavailable.is_empty() {
+        eprintln!(
+            "skillgate: {} could not be run because their environment could not be had; the \
+             verdicts stand on the other tasks",
+            unavailable
+                .iter()
+                .map(|r: &eval::task::Refusal| r.task.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     Ok(if input_error {
         ExitCode::from(EXIT_INPUT)
-    } else if failing {
+    } else if failing || !unavailable.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -271,9 +295,9 @@ fn publish(args: &GateArgs, context: &Context, gated: &[Gated<'_>]) -> Result<()
     let findings = gated.iter().map(|g| g.report.findings.len()).sum::<usize>();
     let mut outputs = vec![("findings", findings.to_string())];
     if let [one] = gated
-        && let Some(v) = &one.report.verdict
+        && let Some(decision) = one.report.decision()
     {
-        let decision = match v.decision {
+        let decision = match decision {
             verdict::Decision::Inject => "inject",
             verdict::Decision::Skip => "skip",
         };
@@ -283,15 +307,25 @@ fn publish(args: &GateArgs, context: &Context, gated: &[Gated<'_>]) -> Result<()
     Ok(())
 }
 
+/// What the gate decided for one skill.
+struct Judged {
+    /// One model's verdict (or the static one).
+    verdict: Option<Verdict>,
+    /// An evaluation over several models: a verdict per model.
+    panel: Option<PanelVerdict>,
+    /// Tasks whose environment could not be had.
+    unavailable: Vec<eval::task::Refusal>,
+}
+
 /// Evaluate one skill as `skillgate eval` does, in `runs/<skill folder>`, and decide from the
-/// journal and the findings.
+/// journal and the findings: one verdict, or one per model with `--models`.
 fn evaluate(
     args: &GateArgs,
     config: &Config,
     skill: &Skill,
     runs: &Path,
     findings: &[Finding],
-) -> Result<Verdict, Error> {
+) -> Result<Judged, Error> {
     let e = &args.evaluation;
     let folder = skill
         .source
@@ -306,7 +340,7 @@ fn evaluate(
         agent: e.agent.clone(),
         agent_cmd: e.agent_cmd.clone(),
         model: e.model.clone(),
-        models: None,
+        models: e.models.clone(),
         seeds: e.seeds,
         attempts: e.attempts,
         conditions: e.conditions.clone(),
@@ -333,7 +367,35 @@ fn evaluate(
         stats: &config.stats,
         verdict: &config.verdict,
     };
-    let verdict = assess::evaluate(
+    if !options.models.is_empty() {
+        if e.sequential {
+            return Err(Error::usage(
+                "--sequential settles one verdict between rounds, so it cannot run over several --models",
+                Some("evaluate the models with fixed --seeds; each gets its own verdict"),
+            ));
+        }
+        let run = eval::evaluate(&options, SkillParts::from_skill(skill))?;
+        let policy = Policy {
+            stats: &config.stats,
+            verdict: &config.verdict,
+        };
+        let (verdict, panel) = match assess::assess_run(&options.out, findings, policy)? {
+            assess::Assessment::One(v) => (Some(*v), None),
+            assess::Assessment::Panel(p) => (None, Some(p)),
+        };
+        eprintln!(
+            "skillgate: evaluated {} on {} models in {}",
+            skill.source.path.display(),
+            options.models.len(),
+            options.out.display()
+        );
+        return Ok(Judged {
+            verdict,
+            panel,
+            unavailable: run.unavailable,
+        });
+    }
+    let evaluated = assess::evaluate(
         &options,
         SkillParts::from_skill(skill),
         findings,
@@ -350,7 +412,11 @@ fn evaluate(
         skill.source.path.display(),
         options.out.display()
     );
-    Ok(verdict)
+    Ok(Judged {
+        verdict: Some(evaluated.verdict),
+        panel: None,
+        unavailable: evaluated.unavailable,
+    })
 }
 
 /// The skills given, or those changed since the base, or all of them.
@@ -417,6 +483,7 @@ fn render_all(format: Format, gated: &[Gated<'_>], style: Style<'_>) -> String {
             summary: g.report.summary.clone(),
             findings: g.report.findings.clone(),
             verdict: g.report.verdict.clone(),
+            panel: g.report.panel.clone(),
             project: g.report.project.clone(),
         })
         .collect();

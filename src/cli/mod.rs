@@ -429,6 +429,7 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
                 summary: Summary::of(skill),
                 findings,
                 verdict,
+                panel: None,
                 project: project
                     .as_ref()
                     .zip(review.fit)

@@ -358,7 +358,7 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
         .into_iter()
         .filter(|t| !unavailable.iter().any(|r| r.task == t.id))
         .collect();
-    plan.refused.extend(unavailable);
+    plan.refused.extend(unavailable.iter().cloned());
     if runnable.is_empty() {
         return Err(EvalError::NoTaskForBackend {
             tasks: options.tasks.clone(),
@@ -370,13 +370,15 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     if let Some(line) = storage_not_enforced_line(sandbox.as_ref(), &plan.tasks) {
         eprintln!("{line}");
     }
-    runner::run(
+    let mut summary = runner::run(
         &plan,
         sandbox.as_ref(),
         &options.out,
         options.resume,
         options,
-    )
+    )?;
+    summary.unavailable = unavailable;
+    Ok(summary)
 }
 
 /// The one line saying that the backend runs tasks without their `[environment] storage`

@@ -357,7 +357,6 @@ fn parsed<T: std::str::FromStr<Err = String>>(
     text.map(str::parse).transpose().map_err(invalid(flag))
 }
 
-/// The error for a value of `flag` its parser refuses.
 /// The models of a run: `--models` over `[eval] models`; none when `--model` picks one.
 /// Names must be non-empty and distinct.
 fn models(
@@ -383,6 +382,7 @@ fn models(
     Ok(models)
 }
 
+/// The error for a value of `flag` its parser refuses.
 fn invalid(flag: &'static str) -> impl FnOnce(String) -> EvalError {
     move |reason| EvalError::InvalidValue { flag, reason }
 }

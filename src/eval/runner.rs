@@ -134,6 +134,9 @@ pub struct RunSummary {
     pub passes: BTreeMap<Condition, usize>,
     /// Cells per outcome run or cached now.
     pub outcomes: BTreeMap<&'static str, usize>,
+    /// Tasks left out because their environment could not be had (an image neither pulled
+    /// nor built), with the reason: the run went on without them, but it is not whole.
+    pub unavailable: Vec<crate::eval::task::Refusal>,
 }
 
 impl Plan {

@@ -44,6 +44,7 @@ fn commands(gated: &[Gated<'_>], root: &Path) -> String {
         summary: first.report.summary.clone(),
         findings,
         verdict: None,
+        panel: None,
         project: None,
     };
     render::render(

@@ -22,7 +22,7 @@ pub use context::Context;
 pub use settings::{Conclusion, Settings};
 
 use crate::render::Report;
-use crate::verdict::{Decision, Verdict};
+use crate::verdict::Decision;
 
 /// One judged skill, ready to be published.
 #[derive(Debug)]
@@ -76,11 +76,11 @@ pub enum Published {
 
 /// The conclusion of one skill: `failing` (a finding at or above `fail-on`) fails it;
 /// otherwise the verdict decides.
-pub fn conclusion(settings: &Settings, verdict: Option<&Verdict>, failing: bool) -> Conclusion {
+pub fn conclusion(settings: &Settings, decision: Option<Decision>, failing: bool) -> Conclusion {
     if failing {
         return settings.findings;
     }
-    match verdict.map(|v| v.decision) {
+    match decision {
         Some(Decision::Inject) => settings.inject,
         Some(Decision::Skip) | None => settings.skip,
     }

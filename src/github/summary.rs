@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use super::Gated;
+use crate::render::verdict_text::{model_lines, panel_line};
 use crate::render::{self, Format, Style};
 use crate::verdict::{Basis, Decision, Verdict};
 
@@ -54,12 +55,20 @@ pub fn cap(text: &str, limit: usize) -> String {
 /// The check run's title: the decision and the counts.
 pub fn title(gated: &Gated<'_>) -> String {
     let (e, w, i) = counts(gated);
-    let decision = gated
-        .report
-        .verdict
-        .as_ref()
-        .map_or_else(|| "no verdict".to_owned(), label);
-    format!("{decision}: {e} errors, {w} warnings, {i} info")
+    format!(
+        "{}: {e} errors, {w} warnings, {i} info",
+        verdict_cell(gated)
+    )
+}
+
+/// The verdict as a title or a table cell shows it: one model's label, or the panel's line
+/// (`skip (panel: all)`, `inject on a, skip on b (panel: per-model)`).
+fn verdict_cell(gated: &Gated<'_>) -> String {
+    match (&gated.report.verdict, &gated.report.panel) {
+        (Some(v), _) => label(v),
+        (None, Some(panel)) => panel_line(panel),
+        (None, None) => "no verdict".to_owned(),
+    }
 }
 
 /// The check run's summary: verdict, reasons, size, fit, tokens per section and, when the
@@ -81,9 +90,26 @@ pub fn check_summary(gated: &Gated<'_>) -> String {
             }
             out.push('\n');
         }
-        None => {
-            let _ = writeln!(out, "conclusion `{}`\n", gated.conclusion.as_str());
-        }
+        None => match &report.panel {
+            Some(panel) => {
+                let _ = writeln!(
+                    out,
+                    "**Verdicts: {}** · conclusion `{}`\n",
+                    escape(&panel_line(panel)),
+                    gated.conclusion.as_str()
+                );
+                for line in model_lines(panel) {
+                    let _ = writeln!(out, "- {}", escape(&line));
+                }
+                for reason in &panel.reasons {
+                    let _ = writeln!(out, "- {}", escape(reason));
+                }
+                out.push('\n');
+            }
+            None => {
+                let _ = writeln!(out, "conclusion `{}`\n", gated.conclusion.as_str());
+            }
+        },
     }
     let (e, w, i) = counts(gated);
     let _ = writeln!(
@@ -115,6 +141,9 @@ pub fn check_summary(gated: &Gated<'_>) -> String {
     {
         out.push_str(&render::verdict_text::markdown(v));
     }
+    if let Some(panel) = &report.panel {
+        out.push_str(&render::verdict_text::panel_markdown(panel));
+    }
     out
 }
 
@@ -138,7 +167,10 @@ pub fn comment(gated: &[Gated<'_>]) -> String {
     out.push_str("|---|---|---|---:|---:|---:|\n");
     for g in gated {
         let (e, w, i) = counts(g);
-        let verdict = g.report.verdict.as_ref().map_or_else(String::new, label);
+        let verdict = match (&g.report.verdict, &g.report.panel) {
+            (None, None) => String::new(),
+            _ => escape(&verdict_cell(g)),
+        };
         let _ = writeln!(
             out,
             "| `{}` | {verdict} | `{}` | {e} | {w} | {i} |",
@@ -147,15 +179,19 @@ pub fn comment(gated: &[Gated<'_>]) -> String {
         );
     }
     for g in gated {
-        let Some(v) = &g.report.verdict else { continue };
+        let (lines, reasons) = match (&g.report.verdict, &g.report.panel) {
+            (Some(v), _) => (Vec::new(), v.reasons.as_slice()),
+            (None, Some(panel)) => (model_lines(panel), panel.reasons.as_slice()),
+            (None, None) => continue,
+        };
         let _ = writeln!(
             out,
             "\n<details><summary><code>{}</code>: {}</summary>\n",
             escape(&g.name),
-            label(v)
+            escape(&verdict_cell(g))
         );
-        for reason in &v.reasons {
-            let _ = writeln!(out, "- {}", escape(reason));
+        for line in lines.iter().chain(reasons) {
+            let _ = writeln!(out, "- {}", escape(line));
         }
         out.push_str("\n</details>\n");
     }

@@ -10,6 +10,7 @@ use miette::{
     MietteSpanContents, SourceCode, SourceSpan, SpanContents,
 };
 
+use super::verdict_text::{model_lines, panel_line};
 use super::{Report, Style, display, plural, verdict_label};
 use crate::finding::{Finding, Severity};
 
@@ -88,6 +89,12 @@ pub(super) fn render(reports: &[Report<'_>], style: Style) -> String {
             let _ = writeln!(out, "verdict: {}", verdict_label(v));
             for reason in &v.reasons {
                 let _ = writeln!(out, "  - {reason}");
+            }
+        }
+        if let Some(panel) = &report.panel {
+            let _ = writeln!(out, "verdicts: {}", panel_line(panel));
+            for line in model_lines(panel) {
+                let _ = writeln!(out, "  - {line}");
             }
         }
     }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ProjectSummary, Report, Summary, display};
 use crate::finding::{Edit, Finding, Fix, Location, Related, Severity};
-use crate::verdict::Verdict;
+use crate::verdict::{PanelVerdict, Verdict};
 
 /// Version of the JSON contract.
 pub const SCHEMA: u32 = 1;
@@ -20,6 +20,9 @@ struct Document<'a> {
     findings: Vec<FindingRecord>,
     #[serde(skip_serializing_if = "Option::is_none")]
     verdict: Option<&'a Verdict>,
+    /// An evaluation over several models: the panel, as `report` writes it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verdicts: Option<&'a PanelVerdict>,
 }
 
 /// One finding as the JSON contract writes it, and as `report` reads it back from a run's
@@ -220,6 +223,7 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
         project: r.project.as_ref(),
         findings: r.findings.iter().map(FindingRecord::from).collect(),
         verdict: r.verdict.as_ref(),
+        verdicts: r.panel.as_ref(),
     });
     let mut out = String::new();
     if reports.len() == 1 {

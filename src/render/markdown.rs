@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use super::verdict_text::{model_lines, panel_line};
 use super::{Report, display, plural, verdict_label};
 use crate::finding::Severity;
 
@@ -58,6 +59,13 @@ pub(super) fn render(reports: &[Report<'_>]) -> String {
                     cell(&display(&l.path)),
                     l.line
                 );
+            }
+            out.push('\n');
+        }
+        if let Some(panel) = &report.panel {
+            let _ = writeln!(out, "**Verdicts: {}**\n", cell(&panel_line(panel)));
+            for line in model_lines(panel) {
+                let _ = writeln!(out, "- {}", cell(&line));
             }
             out.push('\n');
         }

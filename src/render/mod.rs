@@ -19,7 +19,7 @@ use crate::finding::{Finding, Severity};
 use crate::lint::fit::StackFit;
 use crate::project::{Ecosystem, Project, RuntimeKind};
 use crate::skill::{Skill, SourceFile};
-use crate::verdict::{Basis, Decision, Verdict};
+use crate::verdict::{Basis, Decision, PanelVerdict, Verdict};
 
 /// Output formats of `skillgate check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,8 +48,11 @@ pub struct Report<'a> {
     pub summary: Summary,
     /// The findings that count, sorted.
     pub findings: Vec<Finding>,
-    /// The inject-or-skip decision, when one was made.
+    /// The inject-or-skip decision, when one was made on one model.
     pub verdict: Option<Verdict>,
+    /// The verdicts of an evaluation over several models, one per model with the panel's
+    /// decision; `verdict` is then none, as no single verdict speaks for every model.
+    pub panel: Option<PanelVerdict>,
     /// The repository the skill was checked against, when one was scanned.
     pub project: Option<ProjectSummary>,
 }
@@ -211,6 +214,16 @@ impl Summary {
 }
 
 impl<'a> Report<'a> {
+    /// The one decision this report stands for: its verdict's, or the panel's as a single
+    /// gate takes it; none without a verdict.
+    pub fn decision(&self) -> Option<Decision> {
+        match (&self.verdict, &self.panel) {
+            (Some(v), _) => Some(v.decision),
+            (None, Some(panel)) => Some(panel.gate_decision()),
+            (None, None) => None,
+        }
+    }
+
     /// The report of a skill that could not be loaded: the one finding that says why, no
     /// verdict.
     pub fn unloaded(error: &crate::skill::LoadError) -> Report<'a> {
@@ -219,6 +232,7 @@ impl<'a> Report<'a> {
             summary: Summary::unloaded(error.path()),
             findings: vec![crate::lint::load::unloadable(error)],
             verdict: None,
+            panel: None,
             project: None,
         }
     }

@@ -335,9 +335,10 @@ pub(super) fn render(reports: &[Report<'_>], rules_doc: Option<&str>) -> String 
         .collect();
     let verdicts: Vec<Value> = reports
         .iter()
-        .filter_map(|r| {
-            let v = r.verdict.as_ref()?;
-            Some(json!({ "skill": r.summary.path, "verdict": v }))
+        .filter_map(|r| match (&r.verdict, &r.panel) {
+            (Some(v), _) => Some(json!({ "skill": r.summary.path, "verdict": v })),
+            (None, Some(panel)) => Some(json!({ "skill": r.summary.path, "verdicts": panel })),
+            (None, None) => None,
         })
         .collect();
     let run = Run {

@@ -443,6 +443,37 @@ pub(crate) fn panel_line(panel: &PanelVerdict) -> String {
     }
 }
 
+/// One line per model of a panel: the model, the agent and its version, the decision, the
+/// evidence and Δ with its interval, as the gate's check run and comment list them.
+pub(crate) fn model_lines(panel: &PanelVerdict) -> Vec<String> {
+    panel
+        .verdicts
+        .iter()
+        .map(|v| {
+            let mut line = model_label(v.model.as_deref().unwrap_or_default()).to_owned();
+            if let Some(agent) = &v.agent {
+                line.push_str(&format!(" ({agent}"));
+                if let Some(Some(version)) = &v.agent_version {
+                    line.push_str(&format!(" {version}"));
+                }
+                line.push(')');
+            }
+            line.push_str(&format!(": {}", decision_word(v.decision)));
+            if let Some(evidence) = v.evidence {
+                line.push_str(&format!(" · {}", evidence_word(evidence)));
+            }
+            if let Some(delta) = v.eval.as_ref().and_then(|e| e.delta) {
+                line.push_str(&format!(
+                    " · Δ {} pts {}",
+                    signed(delta.point * 100.0),
+                    points_bracket(&delta)
+                ));
+            }
+            line
+        })
+        .collect()
+}
+
 /// The plain-text report of a run over several models: the panel, the models side by side,
 /// the transfer table, then each model's own report.
 pub fn panel_human(panel: &PanelVerdict) -> String {

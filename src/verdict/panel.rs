@@ -51,6 +51,24 @@ pub struct PanelVerdict {
     pub reasons: Vec<String>,
 }
 
+impl PanelVerdict {
+    /// The one decision a single gate (a check run's conclusion, a step output) takes from
+    /// the panel: the panel's own under `all` and `any`; under `per-model`, where each model
+    /// decides for itself, inject only when every model's verdict is inject, so a gate never
+    /// passes a skill that one of the models it serves should skip.
+    pub fn gate_decision(&self) -> Decision {
+        self.decision.unwrap_or_else(|| {
+            if !self.verdicts.is_empty()
+                && self.verdicts.iter().all(|v| v.decision == Decision::Inject)
+            {
+                Decision::Inject
+            } else {
+                Decision::Skip
+            }
+        })
+    }
+}
+
 /// A model as reports name it.
 pub fn model_label(model: &str) -> &str {
     if model.is_empty() {
@@ -190,6 +208,51 @@ fn signed_fraction(value: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn with_decisions(panel: Panel, decision: Option<Decision>, each: &[Decision]) -> PanelVerdict {
+        let verdicts = each
+            .iter()
+            .map(|&d| {
+                let mut v = decide(&VerdictPolicy::default(), &[], None);
+                v.decision = d;
+                v
+            })
+            .collect();
+        PanelVerdict {
+            panel,
+            decision,
+            verdicts,
+            transfer: Vec::new(),
+            reasons: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_single_gate_takes_the_panel_s_decision_or_every_model_s() {
+        use Decision::{Inject, Skip};
+        // `all` and `any` decide once; the gate takes that decision.
+        assert_eq!(
+            with_decisions(Panel::Any, Some(Inject), &[Inject, Skip]).gate_decision(),
+            Inject
+        );
+        assert_eq!(
+            with_decisions(Panel::All, Some(Skip), &[Inject, Skip]).gate_decision(),
+            Skip
+        );
+        // Per model, a gate passes a skill only when every model's verdict is inject.
+        assert_eq!(
+            with_decisions(Panel::PerModel, None, &[Inject, Skip]).gate_decision(),
+            Skip
+        );
+        assert_eq!(
+            with_decisions(Panel::PerModel, None, &[Inject, Inject]).gate_decision(),
+            Inject
+        );
+        assert_eq!(
+            with_decisions(Panel::PerModel, None, &[]).gate_decision(),
+            Skip
+        );
+    }
 
     #[test]
     fn an_empty_model_is_named_as_the_agent_s_choice() {

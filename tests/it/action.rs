@@ -261,6 +261,9 @@ fn the_run_script_turns_inputs_into_arguments_and_keeps_the_exit_status() {
         ("INPUT_EVAL", "true"),
         ("INPUT_TASKS", "tasks"),
         ("INPUT_AGENT", "command"),
+        // Several models take the place of one.
+        ("INPUT_MODEL", "ignored"),
+        ("INPUT_MODELS", "m-a,m-b"),
         // Text that would run as code if it were pasted into the script.
         ("INPUT_CONFIG", "$(touch pwned); x.toml"),
     ]);
@@ -269,7 +272,7 @@ fn the_run_script_turns_inputs_into_arguments_and_keeps_the_exit_status() {
         out.trim(),
         "[gate][--github][--repo][.][--fail-on][warning][--config][$(touch pwned); x.toml]\
          [--comment][--json][$RUNNER_TEMP/skillgate-verdicts.json][--sarif][out.sarif][--eval]\
-         [--tasks][tasks][--agent][command][skills/release-notes]\
+         [--tasks][tasks][--agent][command][--models][m-a,m-b][skills/release-notes]\
          [fixtures/skills/inventory-conventions]"
     );
     assert!(!root().join("pwned").exists());

@@ -400,6 +400,7 @@ fn every_format(name: &str, v: &Verdict) {
         summary: Summary::of(&skill),
         findings: Vec::new(),
         verdict: Some(v.clone()),
+        panel: None,
         project: None,
     };
     let style = Style {

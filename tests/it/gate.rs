@@ -1361,3 +1361,166 @@ async fn a_skill_that_cannot_be_loaded_gets_its_check_run_with_one_error() {
         bad[2].2
     );
 }
+
+/// `--models` evaluates each skill on every model: the check run and the comment show one
+/// line per model and the panel's decision, and the JSON holds a verdict per model.
+#[tokio::test(flavor = "multi_thread")]
+async fn with_several_models_the_check_run_and_comment_show_each_model_and_the_panel() {
+    let server = MockServer::start().await;
+    check_run_api(&server, 51).await;
+    user_api(&server, None).await;
+    comment_api(&server, json!([])).await;
+    let work = tempfile::tempdir().unwrap();
+    // Helps m-helps, does nothing on m-nothing, harms m-harms (see tests/it/panel.rs).
+    let agent = crate::panel::model_agent(work.path());
+    // The default panel policy, per-model: each model decides for itself.
+    let config = work.path().join("skillgate.toml");
+    std::fs::write(&config, "[verdict]\nmin-tasks = 3\n").unwrap();
+    let runs = work.path().join("runs");
+    let json_out = work.path().join("gate.json");
+    let run = gate(
+        &root(),
+        Some(&server.uri()),
+        Some(TOKEN),
+        &[
+            "fixtures/skills/inventory-conventions",
+            "--repo",
+            "fixtures/repos/inventory",
+            "--config",
+            config.to_str().unwrap(),
+            "--github",
+            "--comment",
+            "--json",
+            json_out.to_str().unwrap(),
+            "--eval",
+            "--tasks",
+            "tasks",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            &agent,
+            "--backend",
+            "local",
+            "--conditions",
+            "C0,C1,C2",
+            "--models",
+            "m-helps,m-nothing,m-harms",
+            "--seeds",
+            "1",
+            "--worktree",
+            "--no-cache",
+            "--runs",
+            runs.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    let panel = "inject on m-helps, skip on m-nothing, skip on m-harms (panel: per-model)";
+    let sent = requests(&server).await;
+    let check = sent
+        .iter()
+        .rev()
+        .find(|(m, p, _)| m == "PATCH" && p.starts_with(RUNS))
+        .map(|(_, _, body)| body)
+        .unwrap();
+    // One gate conclusion: a skill one of its models should skip does not pass.
+    assert_eq!(check["conclusion"], "neutral", "{check}");
+    assert!(
+        check["output"]["title"]
+            .as_str()
+            .unwrap()
+            .starts_with(panel),
+        "{check}"
+    );
+    let summary = check["output"]["summary"].as_str().unwrap();
+    assert!(
+        summary.contains(&format!("**Verdicts: {panel}**")),
+        "{summary}"
+    );
+    for line in [
+        "- m-helps (command sha256:",
+        "- m-nothing (command sha256:",
+        "- m-harms (command sha256:",
+    ] {
+        assert!(summary.contains(line), "{line}: {summary}");
+    }
+    assert!(
+        summary.contains("): inject · benefit · Δ +100.0 pts"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("): skip · no-benefit · Δ 0.0 pts"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("): skip · harm · Δ −100.0 pts"),
+        "{summary}"
+    );
+    assert!(summary.contains("**Transfer**"), "{summary}");
+
+    let comment = sent
+        .iter()
+        .find(|(m, p, _)| m == "POST" && p == COMMENTS)
+        .map(|(_, _, body)| body["body"].as_str().unwrap().to_owned())
+        .unwrap();
+    assert!(
+        comment.contains(&format!(
+            "| `inventory-conventions` | {panel} | `neutral` |"
+        )),
+        "{comment}"
+    );
+    assert!(comment.contains("- m-harms (command sha256:"), "{comment}");
+    assert!(run.outputs.contains("decision=skip"), "{}", run.outputs);
+
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json_out).unwrap()).unwrap();
+    assert!(
+        doc["verdict"].is_null(),
+        "no single verdict speaks for every model"
+    );
+    let models: Vec<&str> = doc["verdicts"]["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["model"].as_str().unwrap())
+        .collect();
+    assert_eq!(models, ["m-helps", "m-nothing", "m-harms"]);
+    assert!(
+        run.stdout.contains(&format!("verdicts: {panel}")),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn sequential_rounds_and_several_models_are_refused_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = gate(
+        &root(),
+        None,
+        None,
+        &[
+            "fixtures/skills/inventory-conventions",
+            "--repo",
+            "fixtures/repos/inventory",
+            "--eval",
+            "--tasks",
+            "tasks",
+            "--agent",
+            "command",
+            "--agent-cmd",
+            "true",
+            "--backend",
+            "local",
+            "--models",
+            "a,b",
+            "--sequential",
+            "--runs",
+            dir.path().to_str().unwrap(),
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("cannot run over several --models"),
+        "{}",
+        run.stderr
+    );
+}

@@ -161,7 +161,7 @@ fn the_panel_policy_reads_from_the_verdict_table() {
 /// The fixture agent, made to depend on SKILLGATE_MODEL: `m-helps` follows the skill as the
 /// fixture does, `m-nothing` never changes anything, `m-harms` solves the task from its own
 /// copy of the skill except when it is given the skill (it then does nothing).
-fn model_agent(dir: &std::path::Path) -> String {
+pub(crate) fn model_agent(dir: &std::path::Path) -> String {
     let fixture =
         std::fs::read_to_string(crate::support::root().join("fixtures/agents/command-agent.sh"))
             .unwrap();

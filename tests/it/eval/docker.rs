@@ -464,7 +464,39 @@ fn an_unavailable_image_refuses_its_task_only_in_eval() {
         .unwrap()
         .reason;
     assert!(unpullable.contains("cannot be pulled"), "{unpullable}");
+    let mut unavailable: Vec<&str> = summary.unavailable.iter().map(|r| r.task.as_str()).collect();
+    unavailable.sort_unstable();
+    assert_eq!(unavailable, ["unbuildable", "unpullable-image"]);
     assert!(leftover_containers(&docker(&run_id(&out))).is_empty());
+
+    // On the command line the verdict is printed, and the exit status says the run was not
+    // whole: 1, naming the tasks left out (the statically refused task is no such failure).
+    let again = tmp.path().join("run-cli");
+    let agent = o.agent_cmd.clone().unwrap();
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .arg("eval")
+        .arg(&o.skill)
+        .arg("--repo")
+        .arg(&o.repo)
+        .arg("--tasks")
+        .arg(&o.tasks)
+        .args(["--agent", "command", "--agent-cmd", &agent])
+        .args(["--backend", "docker", "--conditions", "C0", "--worktree", "--quiet"])
+        .arg("--out")
+        .arg(&again)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&cli.stdout);
+    let stderr = String::from_utf8_lossy(&cli.stderr);
+    assert_eq!(cli.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(stdout.contains("Decision:") || stdout.contains("verdict"), "{stdout}");
+    assert!(
+        stderr.contains(
+            "2 tasks could not be run because their environment could not be had (unbuildable, unpullable-image)"
+        ),
+        "{stderr}"
+    );
+    assert!(leftover_containers(&docker(&run_id(&again))).is_empty());
 }
 
 #[test]
