@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::Audit;
 use super::render::{number, percent, summary_lines};
-use super::row::{FindingRecord, Row, is_set_level};
+use super::row::{FindingRecord, Row};
 use super::set::SET_RULES;
 use crate::finding::Severity;
 use crate::lint::{Family, RULES};
@@ -252,18 +252,10 @@ fn blocked_by(row: &Row) -> String {
     if row.error.is_some() {
         return "unreadable".to_owned();
     }
-    let mut codes: BTreeMap<&str, (&str, usize)> = BTreeMap::new();
-    for f in row
-        .findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error && !is_set_level(f))
-    {
-        codes.entry(&f.code).or_insert((&f.name, 0)).1 += 1;
-    }
-    codes
-        .iter()
-        .map(|(code, (name, n))| {
-            let times = if *n > 1 {
+    row.blocking()
+        .into_iter()
+        .map(|(code, name, n)| {
+            let times = if n > 1 {
                 format!(" ×{n}")
             } else {
                 String::new()

@@ -67,6 +67,10 @@ pub struct Summary {
     pub inject: usize,
     /// Skills whose static decision is `skip`.
     pub skip: usize,
+    /// Readable skills with at least one error finding of their own: what an evaluation
+    /// could not overturn.
+    #[serde(default)]
+    pub blocked: usize,
     /// Skills per stack fit, when a repository was scanned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit: Option<BTreeMap<RowFit, usize>>,
@@ -115,6 +119,10 @@ impl Audit {
             security: count(|r| r.security),
             inject: decided(Decision::Inject),
             skip: decided(Decision::Skip),
+            blocked: rows
+                .iter()
+                .filter(|r| r.error.is_none() && !r.blocking().is_empty())
+                .count(),
             fit,
             set,
             listing_budget: settings.listing_tokens,

@@ -41,22 +41,48 @@ pub(super) fn cells(row: &Row) -> [String; 10] {
         count(row.infos),
         count(row.security),
         row.fit.map_or("-", |f| f.as_str()).to_owned(),
-        decision(row).to_owned(),
+        blocked_by(row),
         row.path.clone(),
     ]
 }
 
 /// The header of [`cells`].
 pub(super) const HEADER: [&str; 10] = [
-    "name", "tokens", "code", "errors", "warnings", "infos", "security", "fit", "decision", "path",
+    "name",
+    "tokens",
+    "code",
+    "errors",
+    "warnings",
+    "infos",
+    "security",
+    "fit",
+    "blocked by",
+    "path",
 ];
 
-pub(super) fn decision(row: &Row) -> &'static str {
-    match (&row.error, row.decision) {
-        (Some(_), _) => "unreadable",
-        (None, Some(crate::verdict::Decision::Inject)) => "inject",
-        (None, Some(crate::verdict::Decision::Skip)) => "skip",
-        (None, None) => "-",
+/// The error findings that decide the skill's static verdict, as codes with how often each
+/// fires (`SG501 ×2, SG604`); `unreadable` for a skill that could not be read; `-` when
+/// nothing blocks it. Nothing is evaluated in an audit, so this, not a decision that is
+/// `skip` for every skill, is what tells the skills apart.
+pub(super) fn blocked_by(row: &Row) -> String {
+    if row.error.is_some() {
+        return "unreadable".to_owned();
+    }
+    let codes: Vec<String> = row
+        .blocking()
+        .into_iter()
+        .map(|(code, _, n)| {
+            if n > 1 {
+                format!("{code} ×{n}")
+            } else {
+                code.to_owned()
+            }
+        })
+        .collect();
+    if codes.is_empty() {
+        "-".to_owned()
+    } else {
+        codes.join(", ")
     }
 }
 
@@ -140,8 +166,9 @@ pub(super) fn summary_lines(s: &Summary) -> Vec<String> {
         plural(s.security, "security finding"),
     )];
     lines.push(format!(
-        "static decision: {} inject, {} skip (nothing evaluated)",
-        s.inject, s.skip
+        "not evaluated (injecting needs an evaluation): {} of {} blocked by their own error findings",
+        s.blocked,
+        plural(s.skills - s.unreadable, "readable skill"),
     ));
     if let Some(fit) = &s.fit {
         let parts: Vec<String> = fit
@@ -180,7 +207,10 @@ pub(super) fn csv(audit: &Audit) -> String {
         out.push_str(&quoted.join(","));
         out.push_str("\r\n");
     };
-    let mut header: Vec<&str> = HEADER.to_vec();
+    let mut header: Vec<&str> = HEADER
+        .iter()
+        .map(|h| if *h == "blocked by" { "blocked_by" } else { h })
+        .collect();
     header.push("error");
     record(&mut out, &header);
     for row in &audit.skills {

@@ -89,6 +89,25 @@ pub fn is_set_level(finding: &FindingRecord) -> bool {
 }
 
 impl Row {
+    /// The skill's own error findings, which decide its static verdict: each rule's code and
+    /// name with how often it fires, by code. Empty for an unreadable skill and for one
+    /// nothing blocks.
+    pub fn blocking(&self) -> Vec<(&str, &str, usize)> {
+        let mut codes: std::collections::BTreeMap<&str, (&str, usize)> =
+            std::collections::BTreeMap::new();
+        for f in self
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error && !is_set_level(f))
+        {
+            codes.entry(&f.code).or_insert((&f.name, 0)).1 += 1;
+        }
+        codes
+            .into_iter()
+            .map(|(code, (name, n))| (code, name, n))
+            .collect()
+    }
+
     /// Recount the severity and security columns from the findings.
     pub fn recount(&mut self) {
         let n = |s| self.findings.iter().filter(|f| f.severity == s).count();

@@ -671,3 +671,54 @@ fn shards_merged_equal_the_unsharded_run_byte_for_byte() {
     assert_eq!(code, 2);
     assert!(stderr.contains("shard 2/3 missing"), "{stderr}");
 }
+
+/// Nothing is evaluated in an audit, so the text formats show what blocks each skill (its
+/// own error findings by code) instead of a decision that would read `skip` for every skill.
+#[test]
+fn text_formats_say_what_blocks_each_skill() {
+    let dir = pack_with_errors();
+    let (_, table, _) = run_in(dir.path(), &["audit", "pack", "--format", "table"]);
+    let json = |format: &str| run_in(dir.path(), &["audit", "pack", "--format", format]).1;
+    let last: serde_json::Value =
+        serde_json::from_str(json("jsonl").lines().last().unwrap()).unwrap();
+    let blocked = last["summary"]["blocked"].as_u64().unwrap();
+    assert_eq!(blocked, 1, "{last}");
+    let rows: Vec<serde_json::Value> = json("jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &serde_json::Value| v.get("path").is_some())
+        .collect();
+    let installer = rows
+        .iter()
+        .find(|r| r["path"].as_str().unwrap().contains("installer"))
+        .unwrap();
+    let mut codes: Vec<&str> = installer["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "error" && !f["code"].as_str().unwrap().starts_with("SG7"))
+        .map(|f| f["code"].as_str().unwrap())
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    assert!(!codes.is_empty());
+    let line = table.lines().find(|l| l.contains("installer")).unwrap();
+    assert!(line.contains(&codes.join(", ")), "{line}\n{codes:?}");
+    assert!(table.contains("BLOCKED BY"), "{table}");
+    assert!(!table.contains("DECISION"), "{table}");
+    let unblocked = table.lines().find(|l| l.contains("api-client")).unwrap();
+    assert!(unblocked.contains("  -  "), "{unblocked}");
+    assert!(
+        table.contains(
+            "not evaluated (injecting needs an evaluation): 1 of 4 readable skills blocked"
+        ),
+        "{table}"
+    );
+    let csv = json("csv");
+    assert!(
+        csv.starts_with(
+            "name,tokens,code,errors,warnings,infos,security,fit,blocked_by,path,error"
+        ),
+        "{csv}"
+    );
+}
