@@ -375,10 +375,6 @@ fn evaluate(
             ));
         }
         let run = eval::evaluate(&options, SkillParts::from_skill(skill))?;
-        let policy = Policy {
-            stats: &config.stats,
-            verdict: &config.verdict,
-        };
         let (verdict, panel) = match assess::assess_run(&options.out, findings, policy)? {
             assess::Assessment::One(v) => (Some(*v), None),
             assess::Assessment::Panel(p) => (None, Some(p)),
