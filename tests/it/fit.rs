@@ -130,7 +130,7 @@ fn a_runtime_claim_that_meets_any_pin_is_not_a_conflict() {
 
 #[test]
 fn a_ci_runtime_inside_the_supported_range_is_not_a_conflict() {
-    let ci = "```yaml\nsteps:\n  - uses: actions/setup-node@v4\n    with:\n      node-version: NODE\n```\n";
+    let ci = "```yaml\nsteps:\n  - uses: actions/setup-node@v5\n    with:\n      node-version: NODE\n```\n";
     let (n, text) = review_text(&ci.replace("NODE", "22"), "fixtures/repos/webapp");
     assert_eq!(n, 0, "{text}");
     let (_, text) = review_text(&ci.replace("NODE", "18"), "fixtures/repos/webapp");

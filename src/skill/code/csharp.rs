@@ -1,13 +1,15 @@
 //! C#: `using` directives (namespace, static and alias), invocations, member paths,
-//! attributes, `new`, base types, parameter, variable and generic argument types, string
-//! contents.
+//! attributes, `new` (with its argument count), base types, parameter, variable and generic
+//! argument types, string contents.
 //!
 //! A `using` of a namespace imports the whole namespace (a wildcard), so type names stay
 //! unbound: `WebHost.CreateDefaultBuilder` is an access rooted at `WebHost`.
 
 use tree_sitter::Node;
 
-use super::facts::{Binding, CodeFacts, Decorator, Import, ImportedName, MethodCall, TextRun};
+use super::facts::{
+    Binding, Call, CodeFacts, Decorator, Import, ImportedName, MethodCall, TextRun,
+};
 use super::syntax::{Place, Source, walk};
 
 /// Longest member chain kept, as in the other readers.
@@ -36,6 +38,17 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
         "object_creation_expression" => {
             if let Some(class) = node.child_by_field_name("type") {
                 type_access(class, true, source, facts);
+                // The constructor's arity, so a pattern can name one overload set.
+                facts.calls.push(Call {
+                    callee: source.span(class),
+                    args: node
+                        .child_by_field_name("arguments")
+                        .map_or(0, |list| list.named_child_count()),
+                    first: None,
+                    keywords: Vec::new(),
+                    awaited: false,
+                    read_directly: false,
+                });
             }
         }
         "type_argument_list" => {
@@ -218,6 +231,23 @@ mod tests {
         assert_eq!(
             facts.resolve("Clock", &["Now".into()]).as_deref(),
             Some("Microsoft.AspNetCore.Authentication.ISystemClock.Now")
+        );
+    }
+
+    #[test]
+    fn object_creations_carry_their_argument_count() {
+        let text = "var a = new Rfc2898DeriveBytes(p, s, 100000, HashAlgorithmName.SHA256);\n\
+            var b = new Rfc2898DeriveBytes(\"p\", 8);\nvar k = Rfc2898DeriveBytes.Pbkdf2(p, s, 1, h, 32);\n";
+        let facts = facts("csharp", text);
+        let calls: Vec<_> = facts
+            .calls
+            .iter()
+            .map(|c| (spanned(text, c.callee), c.args))
+            .collect();
+        assert_eq!(
+            calls,
+            [("Rfc2898DeriveBytes", 4), ("Rfc2898DeriveBytes", 2)],
+            "only constructions carry a shape"
         );
     }
 

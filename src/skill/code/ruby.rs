@@ -1,9 +1,10 @@
-//! Ruby: `require`, constant paths (`ActiveRecord::Base`), method calls, class-body macros
-//! (`before_action :x`, read as decorators), string contents.
+//! Ruby: `require`, constant paths (`ActiveRecord::Base`), method calls (with their receiver
+//! and argument count), class-body macros (`before_action :x`, read as decorators), string
+//! contents.
 
 use tree_sitter::Node;
 
-use super::facts::{Access, CodeFacts, Decorator, MethodCall, Span, TextRun};
+use super::facts::{Access, Call, CodeFacts, Decorator, MethodCall, Span, TextRun};
 use super::syntax::{MemberKind, Place, Source, unquote, walk};
 
 /// `A::B` and `A.b` both step into a constant path; a call without arguments is how Ruby
@@ -78,6 +79,17 @@ fn call(node: Node<'_>, place: &Place<'_, '_>, source: Source<'_>, facts: &mut C
         name,
         receiver: super::syntax::plain_receiver(node, "receiver", source),
         span,
+    });
+    // Only the count: a pattern's `first` and `keyword` read Python and JavaScript calls.
+    facts.calls.push(Call {
+        callee: span,
+        args: node
+            .child_by_field_name("arguments")
+            .map_or(0, |list| list.named_child_count()),
+        first: None,
+        keywords: Vec::new(),
+        awaited: false,
+        read_directly: false,
     });
     if place.is("call", "receiver") {
         return;
@@ -163,6 +175,28 @@ mod tests {
         assert_eq!(macros, [("before_filter".to_owned(), "before_filter")]);
         let inside_method = super::super::tests::facts("ruby", "def f\n  before_filter :x\nend\n");
         assert!(inside_method.decorators.is_empty());
+    }
+
+    #[test]
+    fn method_calls_carry_receiver_and_argument_count() {
+        let text = "params.expect(post: [:title])\nmock.expect(:call, true, [1])\n@post.save\n";
+        let facts = facts("ruby", text);
+        let shapes: Vec<_> = facts
+            .method_calls
+            .iter()
+            .map(|m| {
+                let call = facts.calls.iter().find(|c| c.callee == m.span);
+                (m.name.as_str(), m.receiver.as_deref(), call.map(|c| c.args))
+            })
+            .collect();
+        assert_eq!(
+            shapes,
+            [
+                ("expect", Some("params"), Some(1)),
+                ("expect", Some("mock"), Some(3)),
+                ("save", None, Some(0)),
+            ]
+        );
     }
 
     #[test]
