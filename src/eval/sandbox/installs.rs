@@ -157,12 +157,16 @@ fn read_command(command: &str) -> Option<Vec<Install>> {
 }
 
 fn apt(args: &[&str]) -> Option<Vec<Install>> {
-    let sub = args.iter().position(|a| !a.starts_with('-'))?;
+    let sub = args
+        .iter()
+        .enumerate()
+        .position(|(n, a)| {
+            !a.starts_with('-') && (n == 0 || !APT_VALUED.contains(&args[n - 1]))
+        })?;
     match args[sub] {
         "update" | "clean" | "autoclean" | "autoremove" => Some(Vec::new()),
         "install" => Some(
-            args[sub + 1..]
-                .iter()
+            without_values(&args[sub + 1..], APT_VALUED)
                 .filter(|a| !a.starts_with('-'))
                 .map(|a| {
                     // `pkg=1.2` pins, `pkg:amd64` names an architecture: the name is what
@@ -180,17 +184,55 @@ fn apt(args: &[&str]) -> Option<Vec<Install>> {
     }
 }
 
-/// pip options that take a value.
-const PIP_VALUED: [&str; 9] = [
+/// pip options (and `uv pip`'s) that take a value as the next word: the value is not a
+/// package (`--retries 3`, `--python 3.12`).
+const PIP_VALUED: &[&str] = &[
     "-i",
     "--index-url",
     "--extra-index-url",
+    "--index",
     "-f",
     "--find-links",
     "-c",
     "--constraint",
+    "-t",
     "--target",
     "--trusted-host",
+    "--retries",
+    "--timeout",
+    "--prefix",
+    "--root",
+    "--src",
+    "--upgrade-strategy",
+    "--platform",
+    "--python-version",
+    "--implementation",
+    "--abi",
+    "--progress-bar",
+    "--cache-dir",
+    "--log",
+    "--proxy",
+    "--cert",
+    "--client-cert",
+    "--exists-action",
+    "--no-binary",
+    "--only-binary",
+    "--root-user-action",
+    "--python",
+    "-p",
+    "-C",
+    "--config-settings",
+];
+
+/// apt options that take a value as the next word (`-o Dpkg::Options::=--force-confold`,
+/// `-t bookworm-backports`).
+const APT_VALUED: &[&str] = &[
+    "-o",
+    "--option",
+    "-c",
+    "--config-file",
+    "-t",
+    "--target-release",
 ];
 
 fn pip(args: &[&str]) -> Option<Vec<Install>> {
@@ -234,6 +276,17 @@ fn pip(args: &[&str]) -> Option<Vec<Install>> {
         });
     }
     Some(installs)
+}
+
+/// The words of `args` without the values of the options in `valued`.
+fn without_values<'a>(
+    args: &'a [&'a str],
+    valued: &'a [&'a str],
+) -> impl Iterator<Item = &'a &'a str> {
+    args.iter()
+        .enumerate()
+        .filter(move |(n, _)| *n == 0 || !valued.contains(&args[n - 1]))
+        .map(|(_, a)| a)
 }
 
 fn npm(args: &[&str]) -> Option<Vec<Install>> {
@@ -442,6 +495,22 @@ mod tests {
             read_run("RUN [\"/bin/sh\", \"-c\", \"python3 -m pip install requests >/dev/null\"]");
         assert_eq!(names(&step), ["pip requests"]);
         assert!(step.understood);
+    }
+
+    #[test]
+    fn option_values_are_not_packages() {
+        let step = read_run(
+            "RUN pip install --no-cache-dir --retries 3 --timeout 60 pytest==8.4.1 \\\n      pytest-json-ctrf==0.3.5",
+        );
+        assert!(step.understood);
+        assert_eq!(names(&step), ["pip pytest==8.4.1", "pip pytest-json-ctrf==0.3.5"]);
+        let step = read_run("RUN uv pip install --system --python 3.12 -p 3.12 numpy");
+        assert_eq!(names(&step), ["pip numpy"]);
+        let step = read_run(
+            "RUN apt-get -o Acquire::Retries=3 install -y -o Dpkg::Options::=--force-confold -t bookworm-backports jq",
+        );
+        assert!(step.understood);
+        assert_eq!(names(&step), ["apt jq"]);
     }
 
     #[test]
