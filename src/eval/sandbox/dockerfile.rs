@@ -5,7 +5,9 @@
 //! a remote `ADD`, a destination inside the host's own folders) is listed as
 //! [`Recipe::missing`], one short line a step, for `tasks check` and the journal; a `RUN`
 //! that only installs packages is not, and the packages are listed as
-//! [`Recipe::installs`] for the host to have.
+//! [`Recipe::installs`] for the host to have. A `RUN` that only makes files (`mkdir -p
+//! /app/data`, `printf … > /app/in.txt`) is kept among the files, in order, as
+//! [`Placed::Run`], for the cell to run where it may write.
 //!
 //! The Dockerfile is read with the `parse-dockerfile` crate; `$VAR` and `${VAR}` in paths
 //! and values are expanded from the stage's `ARG` defaults and `ENV`, as Docker does.
@@ -14,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use parse_dockerfile::{Instruction, Source};
 
-use crate::eval::sandbox::installs::{Install, read_run};
+use crate::eval::sandbox::installs::{Install, read_run, run_command};
 
 /// One file the image would hold, taken from the build context.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +25,24 @@ pub enum Placed {
     File { from: PathBuf, to: String },
     /// A here-document's text, written to the absolute sandbox path.
     Text { text: String, to: String },
+    /// A `RUN` step that only makes files (see [`installs`]), run in its working directory
+    /// with the stage's `ARG` and `ENV` values so far.
+    ///
+    /// [`installs`]: crate::eval::sandbox::installs
+    Run {
+        /// The command, as Docker runs it.
+        argv: Vec<String>,
+        /// The stage's working directory at the step.
+        workdir: String,
+        /// The `ARG` and `ENV` values so far.
+        env: Vec<(String, String)>,
+        /// The absolute paths the step names.
+        paths: Vec<String>,
+        /// Whether it names paths relative to its working directory.
+        relative: bool,
+        /// The step, quoted on one line.
+        step: String,
+    },
 }
 
 /// What the local backend makes of a task's `environment/Dockerfile`.
@@ -98,7 +118,8 @@ impl Recipe {
         let mut tops: Vec<String> = self
             .files
             .iter()
-            .filter_map(|p| top(p.to()))
+            .flat_map(Placed::places)
+            .filter_map(top)
             .filter(|t| !host_has(t))
             .collect();
         tops.sort();
@@ -195,8 +216,17 @@ impl Recipe {
                     // else is not reproduced.
                     let step = read_run(&expand(&span, &vars));
                     recipe.installs.extend(step.installs);
-                    if !step.understood {
-                        recipe.missing.push(quote(&span));
+                    match step.makes_files {
+                        _ if step.understood => {}
+                        Some(paths) => recipe.files.push(Placed::Run {
+                            argv: run_command(&span),
+                            workdir: workdir.clone(),
+                            env: vars.clone(),
+                            paths,
+                            relative: step.relative,
+                            step: quote(&span),
+                        }),
+                        None => recipe.missing.push(quote(&span)),
                     }
                 }
                 _ => {}
@@ -275,10 +305,29 @@ impl Recipe {
 }
 
 impl Placed {
-    /// The absolute sandbox path it goes to.
+    /// The absolute sandbox path it goes to (a step's working directory).
     pub fn to(&self) -> &str {
         match self {
             Self::File { to, .. } | Self::Text { to, .. } => to,
+            Self::Run { workdir, .. } => workdir,
+        }
+    }
+
+    /// Every absolute sandbox path it writes or names: a file's destination, a step's
+    /// paths and, when it names relative ones, its working directory.
+    pub fn places(&self) -> Vec<&str> {
+        match self {
+            Self::Run {
+                workdir,
+                paths,
+                relative,
+                ..
+            } => relative
+                .then_some(workdir.as_str())
+                .into_iter()
+                .chain(paths.iter().map(String::as_str))
+                .collect(),
+            _ => vec![self.to()],
         }
     }
 }
@@ -629,6 +678,40 @@ mod tests {
         assert_eq!(r.workdir, None);
         assert_eq!(r.missing, vec!["FROM build (another stage's files)"]);
         assert!(matches!(&r.files[1], Placed::Text { text, .. } if text == "hello\n"));
+    }
+
+    #[test]
+    fn a_step_that_only_makes_files_is_kept_in_order_with_its_values() {
+        let (_t, r) = recipe(
+            "FROM debian\nARG N=3\nRUN mkdir -p /app/data\nWORKDIR /app\nCOPY a.txt data/\n\
+             ENV MODE=fast\nRUN printf \"$N\" > data/n.txt\nRUN make\n",
+            &[("a.txt", "a")],
+        );
+        assert_eq!(targets(&r), vec!["/", "/app/data/a.txt", "/app"]);
+        let Placed::Run {
+            argv,
+            env,
+            paths,
+            step,
+            ..
+        } = &r.files[2]
+        else {
+            panic!("{:?}", r.files[2]);
+        };
+        assert_eq!(argv, &["/bin/sh", "-c", "printf \"$N\" > data/n.txt"]);
+        assert_eq!(
+            env,
+            &[
+                ("N".to_owned(), "3".to_owned()),
+                ("MODE".to_owned(), "fast".to_owned())
+            ]
+        );
+        assert!(paths.is_empty());
+        assert_eq!(step, "RUN printf \"$N\" > data/n.txt");
+        // Its paths are absolute: the step works from `/` without writing there.
+        assert_eq!(r.files[0].places(), vec!["/app/data"]);
+        assert_eq!(r.files[2].places(), vec!["/app"]);
+        assert_eq!(r.missing, vec!["RUN make"]);
     }
 
     #[test]

@@ -15,6 +15,10 @@
 //! an npm package when it is in `npm root -g`. A `name==version` pip pin the host has at
 //! another version is told apart: the package is there, and the proof may still hold.
 //! Each package is asked once per process.
+//!
+//! A step made only of commands that make files (`mkdir`, `touch`, `echo` or `printf` into
+//! a file, `cp`, `chmod`...) is told apart with the absolute paths it names, so that the
+//! local backend can run it in the cell when every one of them is the cell's own.
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
@@ -58,7 +62,19 @@ pub struct RunStep {
     pub installs: Vec<Install>,
     /// Whether every command of the step is an install or housekeeping.
     pub understood: bool,
+    /// When every command of the step only makes files ([`FILE_COMMANDS`], no command
+    /// substitution): the absolute paths its words name, in order (a word of `echo`'s text
+    /// that starts with `/` counts too, so a step is never run for naming fewer).
+    pub makes_files: Option<Vec<String>>,
+    /// Whether such a step names a path relative to its working directory (a file
+    /// argument or redirection target not starting with `/`).
+    pub relative: bool,
 }
+
+/// Commands that only make, copy, move or remove files, or write their arguments into one.
+pub const FILE_COMMANDS: [&str; 12] = [
+    "mkdir", "touch", "echo", "printf", "cat", "cp", "mv", "ln", "rm", "chmod", "true", "cd",
+];
 
 /// Reads a `RUN` instruction's text (with its `RUN` keyword and flags, shell or exec form).
 pub fn read_run(text: &str) -> RunStep {
@@ -74,7 +90,10 @@ pub fn read_run(text: &str) -> RunStep {
     let mut step = RunStep {
         installs: Vec::new(),
         understood: true,
+        makes_files: None,
+        relative: false,
     };
+    let mut paths = Some(Vec::new());
     for command in body
         .replace("&&", "\n")
         .replace("||", "\n")
@@ -83,11 +102,96 @@ pub fn read_run(text: &str) -> RunStep {
         .filter(|c| !c.is_empty())
     {
         match read_command(command) {
-            Some(installs) => step.installs.extend(installs),
+            Some(installs) => {
+                // An install has to be on the host already; a step mixing one with files
+                // is not run.
+                if !installs.is_empty() {
+                    paths = None;
+                }
+                step.installs.extend(installs);
+            }
             None => step.understood = false,
         }
+        paths = paths.and_then(|mut all: Vec<String>| {
+            let (named, relative) = file_paths(command)?;
+            all.extend(named);
+            step.relative |= relative;
+            Some(all)
+        });
+    }
+    if !step.understood {
+        step.makes_files = paths;
     }
     step
+}
+
+/// The absolute paths a command of [`FILE_COMMANDS`] names (its words and redirection
+/// targets starting with `/`), and whether it names a relative one; `None` for any other
+/// command, or one substituting another's output.
+fn file_paths(command: &str) -> Option<(Vec<String>, bool)> {
+    if command.contains("$(") || command.contains('`') || command.contains("<(") {
+        return None;
+    }
+    let words: Vec<&str> = command.split_whitespace().collect();
+    // A relative path climbing out of the working directory names a place unseen.
+    if words.iter().any(|w| w.contains("../") || w.ends_with("..")) {
+        return None;
+    }
+    let program = words.first()?;
+    if !FILE_COMMANDS.contains(program) {
+        return None;
+    }
+    let bare = |w: &str| {
+        w.trim_start_matches(|c: char| c.is_ascii_digit() || "&<>".contains(c))
+            .trim_matches(|c| c == '"' || c == '\'')
+            .to_owned()
+    };
+    let paths = words[1..]
+        .iter()
+        .map(|w| bare(w))
+        .filter(|w| w.starts_with('/'))
+        .collect();
+    // Redirection targets, and the operands of the commands whose operands are files
+    // (`chmod`'s first is its mode).
+    let redirect = |w: &str| {
+        w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '&')
+            .starts_with(['>', '<'])
+    };
+    let mut relative = false;
+    let mut operands = 0;
+    let mut target = false;
+    for word in &words[1..] {
+        if redirect(word) {
+            let rest = bare(word);
+            target = rest.is_empty();
+            relative |= !rest.is_empty() && !rest.starts_with('/');
+            continue;
+        }
+        if target {
+            relative |= !bare(word).starts_with('/');
+            target = false;
+            continue;
+        }
+        if matches!(*program, "echo" | "printf" | "true") || word.starts_with('-') {
+            continue;
+        }
+        operands += 1;
+        if *program == "chmod" && operands == 1 {
+            continue;
+        }
+        relative |= !bare(word).starts_with('/');
+    }
+    Some((paths, relative))
+}
+
+/// The command a `RUN` instruction's text runs: its exec form's words, or its shell form
+/// given to `/bin/sh -c`, as Docker runs it.
+pub fn run_command(text: &str) -> Vec<String> {
+    let body = strip_keyword(text);
+    match serde_json::from_str::<Vec<String>>(body.trim()) {
+        Ok(words) => words,
+        Err(_) => vec!["/bin/sh".to_owned(), "-c".to_owned(), body.to_owned()],
+    }
 }
 
 /// `RUN` and its `--mount=…`-style flags taken off.
@@ -157,12 +261,14 @@ fn read_command(command: &str) -> Option<Vec<Install>> {
 }
 
 fn apt(args: &[&str]) -> Option<Vec<Install>> {
-    let sub = args.iter().position(|a| !a.starts_with('-'))?;
+    let sub = args
+        .iter()
+        .enumerate()
+        .position(|(n, a)| !a.starts_with('-') && (n == 0 || !APT_VALUED.contains(&args[n - 1])))?;
     match args[sub] {
         "update" | "clean" | "autoclean" | "autoremove" => Some(Vec::new()),
         "install" => Some(
-            args[sub + 1..]
-                .iter()
+            without_values(&args[sub + 1..], APT_VALUED)
                 .filter(|a| !a.starts_with('-'))
                 .map(|a| {
                     // `pkg=1.2` pins, `pkg:amd64` names an architecture: the name is what
@@ -180,17 +286,55 @@ fn apt(args: &[&str]) -> Option<Vec<Install>> {
     }
 }
 
-/// pip options that take a value.
-const PIP_VALUED: [&str; 9] = [
+/// pip options (and `uv pip`'s) that take a value as the next word: the value is not a
+/// package (`--retries 3`, `--python 3.12`).
+const PIP_VALUED: &[&str] = &[
     "-i",
     "--index-url",
     "--extra-index-url",
+    "--index",
     "-f",
     "--find-links",
     "-c",
     "--constraint",
+    "-t",
     "--target",
     "--trusted-host",
+    "--retries",
+    "--timeout",
+    "--prefix",
+    "--root",
+    "--src",
+    "--upgrade-strategy",
+    "--platform",
+    "--python-version",
+    "--implementation",
+    "--abi",
+    "--progress-bar",
+    "--cache-dir",
+    "--log",
+    "--proxy",
+    "--cert",
+    "--client-cert",
+    "--exists-action",
+    "--no-binary",
+    "--only-binary",
+    "--root-user-action",
+    "--python",
+    "-p",
+    "-C",
+    "--config-settings",
+];
+
+/// apt options that take a value as the next word (`-o Dpkg::Options::=--force-confold`,
+/// `-t bookworm-backports`).
+const APT_VALUED: &[&str] = &[
+    "-o",
+    "--option",
+    "-c",
+    "--config-file",
+    "-t",
+    "--target-release",
 ];
 
 fn pip(args: &[&str]) -> Option<Vec<Install>> {
@@ -234,6 +378,17 @@ fn pip(args: &[&str]) -> Option<Vec<Install>> {
         });
     }
     Some(installs)
+}
+
+/// The words of `args` without the values of the options in `valued`.
+fn without_values<'a>(
+    args: &'a [&'a str],
+    valued: &'a [&'a str],
+) -> impl Iterator<Item = &'a &'a str> {
+    args.iter()
+        .enumerate()
+        .filter(move |(n, _)| *n == 0 || !valued.contains(&args[n - 1]))
+        .map(|(_, a)| a)
 }
 
 fn npm(args: &[&str]) -> Option<Vec<Install>> {
@@ -442,6 +597,55 @@ mod tests {
             read_run("RUN [\"/bin/sh\", \"-c\", \"python3 -m pip install requests >/dev/null\"]");
         assert_eq!(names(&step), ["pip requests"]);
         assert!(step.understood);
+    }
+
+    #[test]
+    fn option_values_are_not_packages() {
+        let step = read_run(
+            "RUN pip install --no-cache-dir --retries 3 --timeout 60 pytest==8.4.1 \\\n      pytest-json-ctrf==0.3.5",
+        );
+        assert!(step.understood);
+        assert_eq!(
+            names(&step),
+            ["pip pytest==8.4.1", "pip pytest-json-ctrf==0.3.5"]
+        );
+        let step = read_run("RUN uv pip install --system --python 3.12 -p 3.12 numpy");
+        assert_eq!(names(&step), ["pip numpy"]);
+        let step = read_run(
+            "RUN apt-get -o Acquire::Retries=3 install -y -o Dpkg::Options::=--force-confold -t bookworm-backports jq",
+        );
+        assert!(step.understood);
+        assert_eq!(names(&step), ["apt jq"]);
+    }
+
+    #[test]
+    fn steps_that_only_make_files_name_their_paths() {
+        let step = read_run("RUN mkdir -p /app/data && printf \"1\\n2\\n\" > /app/data/n.txt");
+        assert!(!step.understood);
+        assert_eq!(
+            step.makes_files,
+            Some(vec!["/app/data".to_owned(), "/app/data/n.txt".to_owned()])
+        );
+        assert!(!step.relative);
+        let step = read_run("RUN echo \"hello foo world\" >/app/input.txt; chmod +x run.sh");
+        assert_eq!(step.makes_files, Some(vec!["/app/input.txt".to_owned()]));
+        assert!(step.relative);
+        assert!(read_run("RUN printf 'a b' > out.txt").relative);
+        assert!(!read_run("RUN chmod 755 /app/run.sh && echo ok a b 2>/dev/null").relative);
+        // Installs, downloads, command substitution and here-documents are not file steps.
+        for text in [
+            "RUN apt-get install -y jq && mkdir -p /app/data",
+            "RUN mkdir -p /app && curl -fsSL https://x -o /app/x",
+            "RUN echo \"$(date)\" > /app/when.txt",
+            "RUN cat > /app/x <<EOF\nx\nEOF",
+            "RUN pip install -r requirements.txt",
+        ] {
+            assert_eq!(read_run(text).makes_files, None, "{text}");
+        }
+        // Only installs and housekeeping: understood, nothing to run.
+        let step = read_run("RUN apt-get update && rm -rf /var/lib/apt/lists/*");
+        assert!(step.understood);
+        assert_eq!(step.makes_files, None);
     }
 
     #[test]

@@ -49,6 +49,8 @@ const HOME: &str = "/skillgate/home";
 /// Temporary roots are named `skillgate-cell-PID-…`, so a later run can remove those of a
 /// killed one.
 const CELL_PREFIX: &str = "skillgate-cell-";
+/// The longest a `RUN` step that only makes files may take.
+const STEP_TIMEOUT: Duration = Duration::from_secs(120);
 /// How often a running command checks for an interruption.
 const POLL: Duration = Duration::from_millis(50);
 
@@ -145,8 +147,12 @@ impl Sandbox for LocalSandbox {
                 .map_err(|e| CellError::new("creating the layout", e))?;
         }
         // The image's files first, then the repository over them, as on Docker.
-        for placed in &recipe.files {
+        for (n, placed) in recipe.files.iter().enumerate() {
             let dest = session.real(placed.to());
+            if let Placed::Run { .. } = placed {
+                session.run_step(placed, n)?;
+                continue;
+            }
             if let Some(parent) = dest.parent() {
                 std::fs::create_dir_all(parent)
                     .map_err(|e| CellError::new("creating the environment's folders", e))?;
@@ -154,6 +160,7 @@ impl Sandbox for LocalSandbox {
             match placed {
                 Placed::File { from, .. } => std::fs::copy(from, &dest).map(drop),
                 Placed::Text { text, .. } => std::fs::write(&dest, text),
+                Placed::Run { .. } => Ok(()),
             }
             .map_err(|e| CellError::new(&format!("placing {}", placed.to()), e))?;
         }
@@ -233,19 +240,23 @@ fn environment(
     };
     let workdir = workdir(task, &recipe);
     let cell_tops: Vec<String> = CELL_DIRS.iter().filter_map(|d| top(d)).collect();
-    let (kept, outside): (Vec<Placed>, Vec<Placed>) = recipe.files.into_iter().partition(|p| {
-        let to = p.to();
+    let own = |to: &str| {
         let t = top(to).unwrap_or_default();
         Path::new(to).starts_with(&workdir)
             || cell_tops.contains(&t)
             || (top(&workdir).as_ref() != Some(&t) && !Path::new("/").join(&t).exists())
-    });
+    };
+    let (kept, outside): (Vec<Placed>, Vec<Placed>) = recipe
+        .files
+        .into_iter()
+        .partition(|p| p.places().into_iter().all(own));
     recipe.files = kept;
     for placed in outside {
-        recipe.missing.push(format!(
-            "a file for {} (inside the host's own folders)",
-            placed.to()
-        ));
+        recipe.missing.push(match placed {
+            // A step working or writing in the host's folders (or in `/`) is not run.
+            Placed::Run { step, .. } => step,
+            _ => format!("a file for {} (inside the host's own folders)", placed.to()),
+        });
     }
     Ok(Some(recipe))
 }
@@ -483,6 +494,59 @@ struct LocalSession<'a> {
 }
 
 impl LocalSession<'_> {
+    /// Runs a `RUN` step that only makes files (the `n`th of the environment's), in its
+    /// working directory, without network; one that fails stops the cell with its error
+    /// output's last line, as a failing step stops Docker's build.
+    fn run_step(&mut self, placed: &Placed, n: usize) -> Result<(), CellError> {
+        let Placed::Run {
+            argv,
+            workdir,
+            env,
+            step,
+            ..
+        } = placed
+        else {
+            return Ok(());
+        };
+        std::fs::create_dir_all(self.real(workdir))
+            .map_err(|e| CellError::new(&format!("creating {workdir}"), e))?;
+        let logs = self.root.path().join("environment");
+        std::fs::create_dir_all(&logs)
+            .map_err(|e| CellError::new("creating the environment's log folder", e))?;
+        let spec = ExecSpec {
+            argv: argv.clone(),
+            env: env.clone(),
+            workdir: workdir.clone(),
+            timeout: STEP_TIMEOUT,
+            network: false,
+            stdout: logs.join(format!("step-{n}.out")),
+            stderr: logs.join(format!("step-{n}.err")),
+            fresh_dirs: Vec::new(),
+            user: None,
+            host_paths: Vec::new(),
+        };
+        let result = self.exec(&spec)?;
+        if result.exit == Some(0) {
+            return Ok(());
+        }
+        let said = std::fs::read_to_string(&spec.stderr).unwrap_or_default();
+        let last = said
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        let ended = match (result.timed_out, result.exit) {
+            (true, _) => "timed out".to_owned(),
+            (false, Some(code)) => format!("exit {code}"),
+            (false, None) => "killed".to_owned(),
+        };
+        Err(CellError(format!(
+            "environment/Dockerfile's `{step}` fails on the local backend ({ended}){}{}",
+            if last.is_empty() { "" } else { ": " },
+            last.trim()
+        )))
+    }
+
     /// The host path of a sandbox path: the workspace, a cell folder, or (for anything else,
     /// such as an absolute path a task names) the same place under the cell's root.
     fn real(&self, path: &str) -> PathBuf {

@@ -325,10 +325,8 @@ fn harbor_tasks_check_touches_no_host_path() {
         &fixture("harbor-tasks"),
         &[],
         None,
-        Some(
-            "the local backend does not reproduce these environment/Dockerfile steps: \
-             RUN mkdir -p /app/reports /logs/verifier",
-        ),
+        // Its `RUN mkdir -p /app/reports /logs/verifier` runs in the cell.
+        None,
     );
     assert!(!stderr.contains("storage"), "{stderr}");
     assert_eq!(host_task_paths(), before, "a task wrote on the host");
@@ -778,4 +776,63 @@ fn run_steps_are_checked_on_the_host() {
         "{stderr}"
     );
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// A `RUN` step that only makes files runs in the cell, in the Dockerfile's order among its
+/// `COPY` steps, with the stage's `ARG` and `ENV` values and without network; one naming
+/// the host's own folders is noted and not run; one that fails stops the cell with its
+/// error.
+#[test]
+fn run_steps_that_make_files_run_in_the_cell() {
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    let env = task.join("environment");
+    std::fs::create_dir_all(&env).unwrap();
+    let dockerfile = |text: &str| std::fs::write(env.join("Dockerfile"), text).unwrap();
+    dockerfile(
+        "FROM debian:12\nARG N=3\nENV MODE=fast\n\
+         RUN mkdir -p /app/data && printf \"1\\n2\\n$N\\n\" > /app/data/numbers.txt\n\
+         WORKDIR /app\nCOPY problem.json /app/data/\n\
+         RUN chmod 600 data/problem.json; echo \"$MODE\" >> data/numbers.txt && touch /tmp/made\n\
+         RUN mkdir -p /etc/skillgate-test-step\n",
+    );
+    std::fs::write(env.join("problem.json"), "{\"n\": 3}\n").unwrap();
+    let tasks = Task::load_all(&task).unwrap().tasks;
+    let sandbox = LocalSandbox::default();
+    sandbox.prepare(&tasks).unwrap();
+    assert_eq!(
+        sandbox.environment_note(&tasks[0]).as_deref(),
+        Some(
+            "the local backend does not reproduce these environment/Dockerfile steps: \
+             RUN mkdir -p /etc/skillgate-test-step"
+        )
+    );
+    let mut session = sandbox.open(&tasks[0], &Bundle::new()).unwrap();
+    let out = run(
+        session.as_mut(),
+        tmp.path(),
+        &[
+            "sh",
+            "-c",
+            "cat data/numbers.txt; stat -c %a data/problem.json; ls /tmp/made",
+        ],
+        false,
+    );
+    assert_eq!(out, "1\n2\n3\nfast\n600\n/tmp/made\n");
+    drop(session);
+    assert!(!Path::new("/etc/skillgate-test-step").exists());
+    dockerfile("FROM debian:12\nWORKDIR /app\nRUN cp /app/no-such-file /app/copy\n");
+    let tasks = Task::load_all(&task).unwrap().tasks;
+    let error = sandbox
+        .open(&tasks[0], &Bundle::new())
+        .err()
+        .expect("a failing step stops the cell")
+        .to_string();
+    assert!(
+        error.starts_with(
+            "environment/Dockerfile's `RUN cp /app/no-such-file /app/copy` fails on the local \
+             backend (exit 1): cp: "
+        ),
+        "{error}"
+    );
 }
