@@ -455,7 +455,8 @@ pub fn heading_role(title: &str) -> Option<Role> {
         "report format",
         "output example",
     ];
-    if sample.iter().any(|w| has_word(&lower, w)) {
+    // "Example: Find Laravel 12 compatible packages": an illustration, not the skill's target.
+    if sample.iter().any(|w| has_word(&lower, w)) || lower.trim_start().starts_with("example:") {
         return Some(Role::Sample);
     }
     let gated = ["if ", "unless", "for projects", "users of", "still on"];

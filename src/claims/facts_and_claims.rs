@@ -231,7 +231,9 @@ const NAME_LANGUAGES: &[(&str, &str)] = &[
     ("php", "php"),
     ("ruby", "ruby"),
     ("java", "java"),
+    ("kotlin", "kotlin"),
     ("csharp", "dotnet"),
+    ("fsharp", "dotnet"),
     ("dotnet", "dotnet"),
 ];
 

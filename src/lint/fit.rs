@@ -140,7 +140,10 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     let missing: Vec<&PackageUse> = if in_project && !runtime {
         uses.iter()
             .filter(|u| {
+                // Named, and used by the skill's code: a sub-framework it works in, not an
+                // alternative the description lists ("for Express and Next.js").
                 u.described
+                    && u.imports + u.installs > 0
                     && u.subject != main.subject
                     && u.subject.ecosystem == main.subject.ecosystem
                     && declared(project, &u.subject).is_empty()
@@ -690,6 +693,7 @@ fn runtime_stack(runtime: &str) -> Option<Ecosystem> {
         "ruby" => Ecosystem::Rubygems,
         "php" => Ecosystem::Composer,
         "dotnet" => Ecosystem::Nuget,
+        "kotlin" => Ecosystem::Maven,
         _ => return None,
     })
 }

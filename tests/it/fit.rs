@@ -804,8 +804,10 @@ const GO_BODY: &str =
     "```go\nfunc worker(jobs <-chan int) {\n\tfor j := range jobs {\n\t\t_ = j\n\t}\n}\n```\n";
 const PHP_BODY: &str = "Use readonly properties and enums.\n\n```php\n<?php\nenum Status: string { case Active = 'active'; }\n```\n";
 const PRISMA_BODY: &str = "```ts\nimport { PrismaClient } from '@prisma/client'\nconst prisma = new PrismaClient()\n```\n";
-const DJANGO_BODY: &str =
-    "```python\nfrom django.db import models\nfrom django.http import JsonResponse\n```\n";
+const DJANGO_BODY: &str = "```python\nfrom django.db import models\nfrom django.http import JsonResponse\nfrom rest_framework import serializers\nfrom celery import shared_task\n```\n";
+/// A Django skill whose description lists other frameworks its code never uses.
+const DJANGO_ALTERNATIVES: &str =
+    "Builds Django views; the same ideas apply to Flask and FastAPI. Use when adding a view.";
 const DRF_BODY: &str = "```python\nfrom rest_framework import serializers\nfrom rest_framework import viewsets\nfrom rest_framework.response import Response\n```\n";
 
 /// Each case: snapshot name, skill name, description, body, repository, expected fit.
@@ -905,6 +907,14 @@ const FIT_CASES: &[FitCase] = &[
         "Builds Django apps with Django REST Framework views and Celery tasks. Use when adding an endpoint.",
         DJANGO_BODY,
         DJANGO_FULL,
+        "fit: core",
+    ),
+    (
+        "fit-django-listing-alternatives",
+        "views",
+        DJANGO_ALTERNATIVES,
+        "```python\nfrom django.http import JsonResponse\nfrom django.views import View\n```\n",
+        DJANGO_APP,
         "fit: core",
     ),
     (

@@ -79,7 +79,8 @@ fn is_query(command: &str) -> bool {
         "poetry" => &["show", "--version", "check", "search"],
         _ => return false,
     };
-    queries.contains(&sub)
+    // `npm audit fix` rewrites the lockfile; `npm audit` only reports.
+    queries.contains(&sub) && !(sub == "audit" && words.next() == Some("fix"))
 }
 
 /// The tool a command line uses, with the name the scanner gives it.
@@ -153,11 +154,27 @@ fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s st
             let Some(body) = text.get(block.content.clone()) else {
                 continue;
             };
+            // A block that runs several tools of one kind lists alternatives (`npm run e2e`,
+            // `pnpm e2e`): the reader picks their own.
+            if offers_alternatives(body) {
+                continue;
+            }
             let mut at = block.content.start;
+            // Lines under a comment such as `# if using npm` are for that setup only, up to
+            // the next blank line.
+            let mut conditional = false;
             for line in body.split_inclusive('\n') {
+                let trimmed = line.trim();
+                if trimmed.is_empty() {
+                    conditional = false;
+                } else if trimmed.starts_with('#') {
+                    conditional = is_condition(trimmed);
+                }
                 // In a transcript only prompted lines are commands; the rest is their output.
                 let prompted = line.trim_start().starts_with(['$', '>']);
-                if lang != Some(Lang::Console) || prompted {
+                // `npm test / cargo test / pytest`: one of these, whichever applies.
+                let listed = line.contains(" / ") || line.contains(" | pnpm ");
+                if !conditional && !listed && (lang != Some(Lang::Console) || prompted) {
                     for part in line.split("&&").flat_map(|p| p.split(';')) {
                         let start = at + (part.as_ptr() as usize - line.as_ptr() as usize);
                         let end = start + part.trim_end().len();
@@ -173,12 +190,63 @@ fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s st
             let code = text.get(range.clone()).map(|c| c.trim_matches('`').trim());
             if let Some(code) = code.filter(|c| c.split_whitespace().nth(1).is_some())
                 && told(range.start)
+                && !among_alternatives(text, range.clone())
             {
                 lines.push((span(base, range.start, range.end), code));
             }
         }
     }
     lines
+}
+
+/// Whether a comment makes the lines below it conditional: `# if using webpack/vite`,
+/// `# (optional) with npm`, `# or, with yarn:`.
+fn is_condition(comment: &str) -> bool {
+    let lower = comment.to_ascii_lowercase();
+    [
+        "if using",
+        "if you use",
+        "if you're using",
+        "if you are using",
+        "when using",
+        "optional",
+        "alternatively",
+        "# or ",
+        "# or,",
+        "for npm",
+        "for yarn",
+        "for pnpm",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
+}
+
+/// Whether inline code stands in a list of alternatives: "(`npm test` / `cargo test` /
+/// `pytest`)", "`npm install` or `yarn`".
+fn among_alternatives(text: &str, range: std::ops::Range<usize>) -> bool {
+    let after = text.get(range.end..).unwrap_or_default();
+    let before = text.get(..range.start).unwrap_or_default();
+    [" / `", "/`", " or `"]
+        .iter()
+        .any(|sep| after.starts_with(sep))
+        || ["` / ", "`/", "` or "]
+            .iter()
+            .any(|sep| before.ends_with(sep))
+}
+
+/// Whether a shell block runs two or more tools of one kind.
+fn offers_alternatives(body: &str) -> bool {
+    let tools: Vec<&str> = body.lines().filter_map(tool_of).collect();
+    FAMILIES.iter().any(|(_, family)| {
+        let mut seen: Vec<&str> = tools
+            .iter()
+            .copied()
+            .filter(|t| family.contains(t))
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        seen.len() > 1
+    })
 }
 
 fn span(base: usize, start: usize, end: usize) -> Span {
@@ -256,5 +324,27 @@ mod tests {
         assert_eq!(tool_of("npm install -g pnpm"), None);
         assert_eq!(tool_of("pip install uv"), None);
         assert_eq!(tool_of("echo npm"), None);
+        assert_eq!(tool_of("bundle exec rspec spec/models"), Some("rspec"));
+        assert_eq!(tool_of("bin/rails test test/models"), Some("minitest"));
+        assert_eq!(tool_of("pip index versions requests"), None);
+        assert_eq!(tool_of("npm view react version"), None);
+        assert_eq!(tool_of("npm audit fix"), Some("npm"));
+    }
+
+    #[test]
+    fn alternatives_and_conditions_are_not_instructions() {
+        assert!(offers_alternatives("npm run e2e\npnpm e2e\nng e2e\n"));
+        assert!(!offers_alternatives("npm install\nnpm test\n"));
+        assert!(!offers_alternatives("npm install\nnpx vitest\n"));
+        assert!(is_condition("# Build static files (if using webpack/vite)"));
+        assert!(!is_condition("# Build static files"));
+        let prose = "Run the suite (`npm test` / `cargo test`), then `npm run build`.";
+        let at = |needle: &str| {
+            let start = prose.find(needle).unwrap_or(0);
+            start..start + needle.len()
+        };
+        assert!(among_alternatives(prose, at("`npm test`")));
+        assert!(among_alternatives(prose, at("`cargo test`")));
+        assert!(!among_alternatives(prose, at("`npm run build`")));
     }
 }
