@@ -745,6 +745,11 @@ mod tests {
         );
         assert_eq!(role("# Next.js 15: App Router", "Next.js 15"), Role::Target);
         assert_eq!(heading_role("Report template"), Some(Role::Sample));
+        assert_eq!(
+            heading_role("Example: Find Laravel 12 Compatible Packages"),
+            Some(Role::Sample)
+        );
+        assert_eq!(heading_role("Examples of routes in Laravel 12"), None);
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     // there: a skill about it is the repository's own.
     let own = !runtime && own_package(project, &main.subject);
     let in_project = if runtime {
-        ecosystem_used
+        runtime_used(project, &main.subject.package, ecosystem)
     } else {
         !found.is_empty() || own
     };
@@ -182,7 +182,7 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
             main.subject.package, main.subject.package
         )
     } else {
-        main_evidence(project, main, &found, ecosystem, &project_side)
+        main_evidence(project, main, &found, ecosystem, &project_side, in_project)
     }];
     if !missing.is_empty() {
         let names: Vec<&str> = missing.iter().map(|u| u.subject.package.as_str()).collect();
@@ -328,6 +328,39 @@ pub fn main_package(uses: &[PackageUse]) -> Option<&PackageUse> {
     })
 }
 
+/// Fewest files of a language that make it one of the project's own without a manifest:
+/// one helper script in a Rails application does not make it a Python project.
+const LANGUAGE_FILES: u64 = 5;
+
+/// Whether the project works in a runtime the skill is about. A JavaScript runtime other than
+/// Node (Bun, Deno) needs its own sign: a pin, or its package manager. A language needs a
+/// dependency or pin of its ecosystem, or a few files of it.
+fn runtime_used(project: &Project, runtime: &str, ecosystem: Option<Ecosystem>) -> bool {
+    if matches!(runtime, "bun" | "deno") {
+        return project.runtimes.iter().any(|r| r.name == runtime)
+            || project
+                .tools
+                .package_manager
+                .iter()
+                .any(|t| t.name == runtime);
+    }
+    let Some(ecosystem) = ecosystem else {
+        return false;
+    };
+    project
+        .dependencies
+        .iter()
+        .any(|d| d.ecosystem == ecosystem)
+        || project
+            .runtimes
+            .iter()
+            .any(|r| runtime_stack(&r.name) == Some(ecosystem))
+        || project
+            .languages
+            .iter()
+            .any(|l| language_stack(&l.language) == Some(ecosystem) && l.files >= LANGUAGE_FILES)
+}
+
 /// The package ecosystem a subject's code lives in: its registry, or a runtime's.
 fn package_ecosystem(subject: &Subject) -> Option<Ecosystem> {
     match subject.ecosystem {
@@ -431,6 +464,7 @@ fn main_evidence(
     found: &[&Dependency],
     ecosystem: Option<Ecosystem>,
     project_side: &BTreeMap<Ecosystem, Vec<String>>,
+    in_project: bool,
 ) -> String {
     let name = &main.subject.package;
     let mut why = Vec::new();
@@ -455,7 +489,11 @@ fn main_evidence(
     let ecosystem_name = ecosystem.map_or("its ecosystem", |e| e.as_str());
     let side = if main.subject.ecosystem == Ecosystem::Runtime {
         match ecosystem.and_then(|e| project_side.get(&e)) {
-            Some(signs) => format!("project has {}", signs.join(", ")),
+            Some(signs) if in_project => format!("project has {}", signs.join(", ")),
+            Some(signs) => format!(
+                "project has only {} and no sign of {name} (manifest, pin or a few files)",
+                signs.join(", ")
+            ),
             None => format!("project does not use {ecosystem_name}"),
         }
     } else if let Some(first) = found.first() {

@@ -797,6 +797,30 @@ const LARAVEL_APP: &[(&str, &str)] = &[
     ("app/Models/User.php", "<?php\n"),
 ];
 
+/// A Rails application with one Python helper script and some JavaScript.
+const RAILS_WITH_A_SCRIPT: &[(&str, &str)] = &[
+    (
+        "Gemfile.lock",
+        "GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.2.2.1)\n\nDEPENDENCIES\n  rails (~> 7.2)\n",
+    ),
+    ("app/models/user.rb", "class User\nend\n"),
+    ("app/javascript/application.js", "console.log('hi')\n"),
+    ("bin/profile.py", "print('profile')\n"),
+];
+const BUN_APP: &[(&str, &str)] = &[
+    (
+        "package.json",
+        "{ \"name\": \"api\", \"dependencies\": { \"hono\": \"^4.6.0\" } }\n",
+    ),
+    (
+        "bun.lock",
+        "{\n  \"lockfileVersion\": 1,\n  \"workspaces\": { \"\": { \"name\": \"api\" } },\n  \"packages\": {}\n}\n",
+    ),
+];
+const BUN_BODY: &str = "Run scripts with Bun.\n\n```ts\nconst file = Bun.file('data.json')\n```\n";
+const TORCH_BODY: &str = "```python\nimport torch\nfrom torch import nn\n```\n";
+const PYTHON_BODY: &str = "```python\nfrom dataclasses import dataclass\n```\n";
+
 const RAILS_BODY: &str = "Keep Rails controllers thin.\n\n```ruby\nclass PostsController < ApplicationController\n  def index\n    @posts = Post.all\n  end\nend\n```\n\n```javascript\nimport { Controller } from \"@hotwired/stimulus\"\n```\n";
 const CSHARP_BODY: &str = "```csharp\nusing Microsoft.Extensions.DependencyInjection;\n\npublic class OrderService { }\n```\n";
 const LARAVEL_BODY: &str = "```php\n<?php\nuse Illuminate\\Support\\Facades\\Route;\n\nRoute::get('/', fn () => view('welcome'));\n```\n";
@@ -916,6 +940,38 @@ const FIT_CASES: &[FitCase] = &[
         "```python\nfrom django.http import JsonResponse\nfrom django.views import View\n```\n",
         DJANGO_APP,
         "fit: core",
+    ),
+    (
+        "fit-bun-on-rails",
+        "runtime",
+        "Bun as runtime, package manager and test runner. Use when running scripts.",
+        BUN_BODY,
+        RAILS_WITH_A_SCRIPT,
+        "fit: off-stack",
+    ),
+    (
+        "fit-bun-on-bun",
+        "runtime",
+        "Bun as runtime, package manager and test runner. Use when running scripts.",
+        BUN_BODY,
+        BUN_APP,
+        "fit: core",
+    ),
+    (
+        "fit-python-on-rails-with-a-script",
+        "python-patterns",
+        "Pythonic idioms and type hints. Use when writing Python.",
+        PYTHON_BODY,
+        RAILS_WITH_A_SCRIPT,
+        "fit: off-stack",
+    ),
+    (
+        "fit-pytorch-on-django",
+        "training",
+        "PyTorch training loops and data loading. Use when training a model.",
+        TORCH_BODY,
+        DJANGO_APP,
+        "fit: off-stack",
     ),
     (
         "fit-drf-on-django",
