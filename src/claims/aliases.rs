@@ -82,6 +82,7 @@ impl AliasTable {
             Lang::Rust => Ecosystem::Cargo,
             Lang::Go => Ecosystem::Go,
             Lang::Java => Ecosystem::Maven,
+            Lang::Php => Ecosystem::Composer,
             _ => return None,
         };
         self.by_import

@@ -455,7 +455,8 @@ pub fn heading_role(title: &str) -> Option<Role> {
         "report format",
         "output example",
     ];
-    if sample.iter().any(|w| has_word(&lower, w)) {
+    // "Example: Find Laravel 12 compatible packages": an illustration, not the skill's target.
+    if sample.iter().any(|w| has_word(&lower, w)) || lower.trim_start().starts_with("example:") {
         return Some(Role::Sample);
     }
     let gated = ["if ", "unless", "for projects", "users of", "still on"];
@@ -744,6 +745,11 @@ mod tests {
         );
         assert_eq!(role("# Next.js 15: App Router", "Next.js 15"), Role::Target);
         assert_eq!(heading_role("Report template"), Some(Role::Sample));
+        assert_eq!(
+            heading_role("Example: Find Laravel 12 Compatible Packages"),
+            Some(Role::Sample)
+        );
+        assert_eq!(heading_role("Examples of routes in Laravel 12"), None);
     }
 
     #[test]

@@ -9,7 +9,8 @@ use super::{
     section_opening_role,
 };
 use crate::finding::Location;
-use crate::knowledge::aliases;
+use crate::knowledge::{PackageAlias, aliases, stack};
+use crate::project::Ecosystem;
 use crate::skill::Skill;
 use crate::skill::code::{CodeFacts, CodeSnippet, Span, extract_facts};
 use crate::skill::markdown::{Document, Section};
@@ -21,6 +22,22 @@ use crate::skill::source::SourceFile;
 /// `None` only if the table did not compile, which the knowledge tests rule out; claims
 /// then come from code facts alone rather than the run failing.
 static ALIASES: LazyLock<Option<AliasTable>> = LazyLock::new(|| AliasTable::new(aliases()).ok());
+
+/// The stack table's prose names, which make mentions and never version claims.
+static STACK_NAMES: LazyLock<Option<AliasTable>> = LazyLock::new(|| {
+    let names: Vec<PackageAlias> = stack()
+        .names
+        .iter()
+        .map(|name| PackageAlias {
+            names: name.names.clone(),
+            imports: Vec::new(),
+            ecosystem: name.ecosystem,
+            package: name.package.clone(),
+            also: Vec::new(),
+        })
+        .collect();
+    AliasTable::new(&names).ok()
+});
 
 /// A skill's code facts and claims, from every document the agent reads: SKILL.md (its
 /// frontmatter description and body) and the markdown files SKILL.md names.
@@ -38,6 +55,9 @@ pub struct Analysis {
     pub mentions: Vec<Mention>,
     /// The frontmatter description's place, for telling what the skill says it is about.
     pub description: Option<Span>,
+    /// The frontmatter name's place: a language it names (`go-concurrency-patterns`) is a
+    /// mention there, and what the skill is about as much as the description's.
+    pub name: Option<Span>,
     /// Where each document starts in the span space, and which of the skill's files it is
     /// (`None` for SKILL.md).
     docs: Vec<(usize, Option<usize>)>,
@@ -51,8 +71,13 @@ impl Analysis {
                 start: field.span.start,
                 end: field.span.end,
             }),
+            name: skill.frontmatter.name.as_ref().map(|field| Span {
+                start: field.span.start,
+                end: field.span.end,
+            }),
             ..Self::default()
         };
+        analysis.mentions.extend(name_languages(skill));
         let named = skill.files.iter().enumerate().filter(|(index, file)| {
             file.doc.is_some()
                 && references.reach.get(*index).is_some_and(|reach| {
@@ -133,6 +158,9 @@ impl Analysis {
         let mut claims = match ALIASES.as_ref() {
             Some(aliases) => {
                 self.mentions.extend(prose_mentions(&lines, aliases));
+                if let Some(names) = STACK_NAMES.as_ref() {
+                    self.mentions.extend(prose_mentions(&lines, names));
+                }
                 let mut claims = super::claims(&lines, &facts, aliases);
                 claims.extend(code_claims(&inline_facts, aliases));
                 claims.sort_by_key(|claim| claim.span);
@@ -142,7 +170,7 @@ impl Analysis {
         };
         for claim in &mut claims {
             if claim.role == Role::Target
-                && let Some(role) = section_role(&doc.sections, text, claim.span.start - base)
+                && let Some(role) = sections_role(&doc.sections, text, claim.span.start - base)
             {
                 claim.role = role;
             }
@@ -151,20 +179,94 @@ impl Analysis {
         self.claims.extend(claims);
     }
 
-    /// The file and place of a span of this analysis.
-    pub fn location(&self, skill: &Skill, span: Span) -> Location {
+    /// The text of a span of this analysis, in its own file.
+    pub fn text<'s>(&self, skill: &'s Skill, span: Span) -> Option<&'s str> {
+        let (base, source) = self.source_of(skill, span.start);
+        source.text.get(span.start - base..span.end - base)
+    }
+
+    /// The documents the agent reads, SKILL.md first, each with where it starts in the span
+    /// space: what a rule walks when it reads more than the claims.
+    pub fn documents<'s>(&self, skill: &'s Skill) -> Vec<(usize, &'s SourceFile, &'s Document)> {
+        self.docs
+            .iter()
+            .filter_map(|&(base, file)| match file {
+                None => Some((base, &skill.source, &skill.body)),
+                Some(index) => {
+                    let file = skill.files.get(index)?;
+                    Some((base, file.source.as_ref()?, file.doc.as_ref()?))
+                }
+            })
+            .collect()
+    }
+
+    /// The document a span offset falls in: its start and its source.
+    fn source_of<'s>(&self, skill: &'s Skill, at: usize) -> (usize, &'s SourceFile) {
         let (base, file) = self
             .docs
             .iter()
             .rev()
-            .find(|(base, _)| *base <= span.start)
+            .find(|(base, _)| *base <= at)
             .copied()
             .unwrap_or((0, None));
         let source = file
             .and_then(|index| skill.files.get(index)?.source.as_ref())
             .unwrap_or(&skill.source);
+        (base, source)
+    }
+
+    /// The file and place of a span of this analysis.
+    pub fn location(&self, skill: &Skill, span: Span) -> Location {
+        let (base, source) = self.source_of(skill, span.start);
         source.location(span.start - base..span.end - base)
     }
+}
+
+/// Words of a skill's name that name a language, and the runtime it runs on.
+const NAME_LANGUAGES: &[(&str, &str)] = &[
+    ("go", "go"),
+    ("golang", "go"),
+    ("rust", "rust"),
+    ("python", "python"),
+    ("php", "php"),
+    ("ruby", "ruby"),
+    ("java", "java"),
+    ("kotlin", "kotlin"),
+    ("csharp", "dotnet"),
+    ("fsharp", "dotnet"),
+    ("dotnet", "dotnet"),
+];
+
+/// The languages the frontmatter name names by a whole word (`go-concurrency-patterns`,
+/// `python_testing`), as mentions on the name's line.
+fn name_languages(skill: &Skill) -> Vec<Mention> {
+    let Some(field) = &skill.frontmatter.name else {
+        return Vec::new();
+    };
+    let span = Span {
+        start: field.span.start,
+        end: field.span.end,
+    };
+    let mut found: Vec<Mention> = Vec::new();
+    for word in field
+        .value
+        .to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+    {
+        let Some((_, runtime)) = NAME_LANGUAGES.iter().find(|(w, _)| *w == word) else {
+            continue;
+        };
+        if !found.iter().any(|m| m.subject.package == *runtime) {
+            found.push(Mention {
+                subject: super::Subject {
+                    ecosystem: Ecosystem::Runtime,
+                    package: (*runtime).to_owned(),
+                },
+                span,
+            });
+        }
+    }
+    found
 }
 
 /// Installers whose commands prose writes as inline code.
@@ -213,7 +315,7 @@ fn description_lines(skill: &Skill) -> Vec<(usize, &str)> {
 /// claim of its section and the sections below it, and so does a section that opens with
 /// "Skip this section if using React 18". The title (`# Upgrading React`) names the whole
 /// skill's subject, so only headings below it count.
-fn section_role(sections: &[Section], text: &str, offset: usize) -> Option<Role> {
+fn sections_role(sections: &[Section], text: &str, offset: usize) -> Option<Role> {
     let mut at = sections
         .iter()
         .rposition(|s| s.level > 0 && s.range.contains(&offset));
@@ -238,6 +340,13 @@ fn section_role(sections: &[Section], text: &str, offset: usize) -> Option<Role>
         at = section.parent;
     }
     None
+}
+
+/// The role the headings above byte `offset` of a markdown document give what stands there
+/// (a section for readers on another version, a legacy or migration section), as for the
+/// claims read there: what a rule reading commands asks before taking one as the skill's.
+pub fn section_role(doc: &Document, text: &str, offset: usize) -> Option<Role> {
+    sections_role(&doc.sections, text, offset)
 }
 
 /// How much of a section's start is read for a gate on the whole section.
@@ -268,10 +377,10 @@ mod tests {
             })
             .expect("a padding that splits a character");
         let offset = text.find("React 19").expect("claim");
-        assert_eq!(section_role(&doc.sections, &text, offset), None);
+        assert_eq!(sections_role(&doc.sections, &text, offset), None);
 
         let gated = format!("## Setup\n\nSkip this section if using React 18.\n\n{filler}\n");
         let doc = Document::parse(&gated, 0..gated.len());
-        assert_eq!(section_role(&doc.sections, &gated, 20), Some(Role::Gated));
+        assert_eq!(sections_role(&doc.sections, &gated, 20), Some(Role::Gated));
     }
 }

@@ -17,7 +17,7 @@ mod registry;
 pub use self::aliases::{AliasTable, AliasTableError};
 pub use self::code::code_claims;
 pub use self::context::{Role, heading_role, prose_role, section_opening_role};
-pub use self::facts_and_claims::Analysis;
+pub use self::facts_and_claims::{Analysis, section_role};
 pub use self::meaning::{is_upgrade_skill, line_precision};
 pub use self::prose::{prose_claims, prose_mentions};
 pub use self::registry::{

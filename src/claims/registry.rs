@@ -6,6 +6,7 @@
 //! so a rule that reports undeclared packages stays silent on it.
 
 use super::Subject;
+use crate::knowledge::stack;
 use crate::project::{Ecosystem, canonical_name};
 use crate::skill::code::Lang;
 
@@ -16,6 +17,11 @@ pub fn imported_package(lang: Lang, module: &str) -> Option<Subject> {
         Lang::Python => (Ecosystem::Pypi, pypi_distribution(module)?),
         Lang::Go => (Ecosystem::Go, go_import(module)?),
         Lang::Rust => (Ecosystem::Cargo, crate_name(module)?),
+        // A PHP namespace names no package by itself: only the table's roots are read.
+        Lang::Php => (
+            Ecosystem::Composer,
+            stack().imported(Ecosystem::Composer, module)?.to_owned(),
+        ),
         _ => return None,
     };
     Some(Subject { ecosystem, package })
@@ -131,6 +137,11 @@ const NPM_PLACEHOLDER_SCOPES: &[&str] = &[
     "@ui",
 ];
 
+/// Modules a JavaScript runtime other than Node provides, not npm packages: k6's
+/// (`k6/http`, https://grafana.com/docs/k6/latest/javascript-api/) and the VS Code
+/// extension host's `vscode` (https://code.visualstudio.com/api/references/vscode-api).
+const JS_RUNTIME_MODULES: &[&str] = &["k6", "vscode"];
+
 /// File extensions of assets imported for a bundler (`import './app.css'`, `logo.svg`).
 const ASSET_EXTENSIONS: &[&str] = &[
     ".css", ".scss", ".sass", ".less", ".svg", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".json",
@@ -157,7 +168,10 @@ pub fn npm_package(specifier: &str) -> Option<String> {
         }
         format!("{first}/{}", parts.next().filter(|n| !n.is_empty())?)
     } else {
-        if NODE_BUILTINS.contains(&first) || NPM_LOCAL_ROOTS.contains(&first) {
+        if NODE_BUILTINS.contains(&first)
+            || NPM_LOCAL_ROOTS.contains(&first)
+            || JS_RUNTIME_MODULES.contains(&first)
+        {
             return None;
         }
         first.to_owned()
@@ -400,22 +414,6 @@ const PYTHON_STDLIB: &[&str] = &[
     "zoneinfo",
 ];
 
-/// Import names whose distribution is named otherwise, each from the package's own install
-/// instructions: PyYAML (https://github.com/yaml/pyyaml), Pillow
-/// (https://pillow.readthedocs.io/en/stable/installation/basic-installation.html),
-/// scikit-learn (https://scikit-learn.org/stable/install.html), opencv-python
-/// (https://docs.opencv.org/4.x/db/dd1/tutorial_py_pip_install.html), beautifulsoup4
-/// (https://www.crummy.com/software/BeautifulSoup/bs4/doc/) and djangorestframework
-/// (https://www.django-rest-framework.org/#installation).
-const PYPI_IMPORT_NAMES: &[(&str, &str)] = &[
-    ("yaml", "pyyaml"),
-    ("PIL", "pillow"),
-    ("sklearn", "scikit-learn"),
-    ("cv2", "opencv-python"),
-    ("bs4", "beautifulsoup4"),
-    ("rest_framework", "djangorestframework"),
-];
-
 /// Top-level names that example code uses for the example project's own packages
 /// (`from app.models import User`, `from myproject.settings import …`).
 const PYTHON_LOCAL_ROOTS: &[&str] = &[
@@ -487,10 +485,8 @@ pub fn pypi_distribution(module: &str) -> Option<String> {
     {
         return None;
     }
-    let name = PYPI_IMPORT_NAMES
-        .iter()
-        .find(|(import, _)| *import == root)
-        .map_or(root, |(_, distribution)| distribution);
+    // An import named otherwise than its distribution (`yaml` -> PyYAML) is in the stack table.
+    let name = stack().imported(Ecosystem::Pypi, module).unwrap_or(root);
     Some(canonical_name(Ecosystem::Pypi, name))
 }
 
@@ -670,7 +666,18 @@ fn is_placeholder(name: &str) -> bool {
             NOUNS.iter().any(|noun| rest.starts_with(noun))
         })
     };
-    placeholder_after("my") || lower.starts_with("your") || lower.starts_with("example")
+    // `some-chart-library`, `third-party-carousel`: a stand-in for whichever package.
+    let stand_in = [
+        "some-",
+        "some_",
+        "any-",
+        "third-party",
+        "third_party",
+        "thirdparty",
+    ]
+    .iter()
+    .any(|prefix| lower.starts_with(prefix));
+    placeholder_after("my") || lower.starts_with("your") || lower.starts_with("example") || stand_in
 }
 
 #[cfg(test)]
@@ -708,6 +715,9 @@ mod tests {
             ("lib/db", None),
             ("components/Button", None),
             ("React", None),
+            ("k6/http", None),
+            ("k6", None),
+            ("vscode", None),
         ];
         for (specifier, expected) in cases {
             assert_eq!(npm_package(specifier).as_deref(), expected, "{specifier}");
@@ -738,6 +748,14 @@ mod tests {
             ("idautils", None),
             ("ida_bytes", None),
             ("test_calculator", None),
+            ("django_filters.rest_framework", Some("django-filter")),
+            (
+                "rest_framework_simplejwt.tokens",
+                Some("djangorestframework-simplejwt"),
+            ),
+            ("debug_toolbar", Some("django-debug-toolbar")),
+            ("decouple", Some("python-decouple")),
+            ("jose.jwt", Some("python-jose")),
         ];
         for (module, expected) in cases {
             assert_eq!(pypi_distribution(module).as_deref(), expected, "{module}");
@@ -755,6 +773,8 @@ mod tests {
             "my_lib",
             "4",
             "foo",
+            "some-chart-library",
+            "third-party-carousel",
         ] {
             assert!(placeholder_package(name), "{name}");
         }
@@ -768,6 +788,8 @@ mod tests {
             "mysqlclient",
             "mysql2",
             "myst-parser",
+            "something",
+            "anyio",
         ] {
             assert!(!placeholder_package(name), "{name}");
         }

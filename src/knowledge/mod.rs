@@ -19,9 +19,11 @@ use crate::project::Ecosystem;
 use crate::skill::code::{ArgKind, module_under};
 
 mod pack;
+mod stack;
 mod validate;
 
 pub use pack::{Pack, PackError, PackProblem, check_pack, install_packs, load_pack, with_packs};
+pub use stack::{ImportName, Requires, STACK_FILE, Stack, StackName, stack};
 pub use validate::{Checks, Fires, Violation, example_mentions_pattern, validate};
 
 /// One embedded rule file: its path under `rules/` and its text.
@@ -49,6 +51,7 @@ pub const PACKAGES_FILE: &str = "packages.toml";
 /// Every file under `rules/`, embedded. Kept equal to the directory by a test.
 pub const RULE_FILES: &[RuleFile] = rule_files![
     "packages.toml",
+    "stack.toml",
     "apis/actions/actions-cache.toml",
     "apis/actions/actions-checkout.toml",
     "apis/actions/actions-download-artifact.toml",
@@ -554,7 +557,8 @@ impl Knowledge {
     }
 
     /// Parses `(path, text)` pairs laid out as under `rules/`: [`PACKAGES_FILE`] is the
-    /// alias table, every other path an API file.
+    /// alias table, [`STACK_FILE`] the stack table (read by [`stack`]), every other path an
+    /// API file.
     pub fn parse_texts<'a>(
         files: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Self, KnowledgeError> {
@@ -567,6 +571,9 @@ impl Knowledge {
             if path == PACKAGES_FILE {
                 let table: PackagesFile = toml::from_str(text).map_err(wrap)?;
                 knowledge.packages.extend(table.packages);
+            } else if path == STACK_FILE {
+                // Read by `stack()`; parsed here too so a broken table fails the same way.
+                let _: Stack = toml::from_str(text).map_err(wrap)?;
             } else {
                 let mut api: ApiFile = toml::from_str(text).map_err(wrap)?;
                 api.path = path.to_owned();
@@ -737,7 +744,7 @@ pub fn api_files(wanted: impl Fn(Ecosystem, &str) -> bool) -> Vec<&'static ApiFi
         .get_or_init(|| {
             RULE_FILES
                 .iter()
-                .filter(|file| file.path != PACKAGES_FILE)
+                .filter(|file| file.path != PACKAGES_FILE && file.path != STACK_FILE)
                 .map(EmbeddedApiFile::new)
                 .collect()
         })
@@ -776,7 +783,7 @@ mod tests {
         let whole = parsed.expect("parses");
         let lazy: Vec<(Ecosystem, String)> = RULE_FILES
             .iter()
-            .filter(|file| file.path != PACKAGES_FILE)
+            .filter(|file| file.path != PACKAGES_FILE && file.path != STACK_FILE)
             .map(|file| {
                 let file = EmbeddedApiFile::new(file);
                 (file.ecosystem, file.package)

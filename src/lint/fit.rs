@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::claims::{
     Analysis, Origin, Subject, crate_spellings, go_module_key, placeholder_package,
 };
-use crate::knowledge::aliases;
+use crate::knowledge::{aliases, stack};
 use crate::project::{Dependency, Ecosystem, Project};
 use crate::skill::code::{Lang, module_under};
 
@@ -19,13 +19,16 @@ use crate::skill::code::{Lang, module_under};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Fit {
-    /// The project declares the skill's main package (without one: uses every ecosystem
-    /// the skill works in).
+    /// The project declares the skill's main package and every package of its ecosystem the
+    /// description names (without a main package: uses every ecosystem the skill works in).
     Core,
-    /// The project uses the main package's ecosystem but not the package (without one:
-    /// some of the skill's ecosystems).
+    /// The project declares the main package but not a sub-framework the description names,
+    /// or declares the package the main one extends; for a main package found by use alone,
+    /// the project uses an ecosystem of the skill without it (without a main package: some
+    /// of the skill's ecosystems).
     Partial,
-    /// The project does not use the main package's ecosystem (without one: none of them).
+    /// The project lacks the main package the frontmatter names (for a language: has none of
+    /// its code or manifests), or, for one found by use alone, every ecosystem of the skill.
     OffStack,
 }
 
@@ -85,12 +88,16 @@ impl StackFit {
 
 /// Compares the skill with the project, package first.
 ///
-/// The skill's main package ([`main_package`]) decides: the project declares it -> `core`;
-/// the project uses its ecosystem but not the package, or another ecosystem the skill works
-/// in -> `partial`; none of them -> `off-stack`. A main package the description does not name must be used at least
-/// [`MAIN_USES`] times. A skill without one is compared by ecosystems (of its packages,
-/// runtimes and code blocks): all in the project -> `core`, some -> `partial`, none ->
-/// `off-stack`.
+/// The skill's main package ([`main_package`]) decides. The project declares it: `core`,
+/// or `partial` when a package of the same ecosystem the description also names is missing
+/// (a Django skill about DRF or Celery on a project without them). The project lacks it: a
+/// main package the frontmatter names (description, or a language in the name) is what the
+/// skill is about, so the skill is `off-stack`, unless the package it extends is there (a
+/// DRF skill on a Django project: `partial`). A main package only found by use (at least
+/// [`MAIN_USES`] times) shapes the examples rather than the topic: `partial` when the
+/// project uses its ecosystem or another the skill works in, else `off-stack`. A skill
+/// without one is compared by ecosystems (of its packages, runtimes and code blocks): all
+/// in the project -> `core`, some -> `partial`, none -> unknown.
 pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     let skill = skill_stack(analysis);
     let project_side = project_stack(project);
@@ -115,26 +122,59 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
     };
     let ecosystem = package_ecosystem(&main.subject);
     let ecosystem_used = ecosystem.is_some_and(|e| project_side.contains_key(&e));
-    let found = if main.subject.ecosystem == Ecosystem::Runtime {
+    let runtime = main.subject.ecosystem == Ecosystem::Runtime;
+    let found = if runtime {
         Vec::new()
     } else {
         declared(project, &main.subject)
     };
     // The repository's own package (`[project] name = "pydantic"`, a workspace crate) is
     // there: a skill about it is the repository's own.
-    let own = main.subject.ecosystem != Ecosystem::Runtime && own_package(project, &main.subject);
-    let in_project = if main.subject.ecosystem == Ecosystem::Runtime {
-        ecosystem_used
+    let own = !runtime && own_package(project, &main.subject);
+    let in_project = if runtime {
+        runtime_used(project, &main.subject.package, ecosystem)
     } else {
         !found.is_empty() || own
     };
-    // Off-stack means nothing shared: a skill whose main package is a Python one but whose
-    // examples also cover the project's Go is partial there.
+    // Named packages of the main one's ecosystem that the project lacks: a sub-framework.
+    let missing: Vec<&PackageUse> = if in_project && !runtime {
+        uses.iter()
+            .filter(|u| {
+                // Named, and used by the skill's code: a sub-framework it works in, not an
+                // alternative the description lists ("for Express and Next.js").
+                u.described
+                    && u.imports + u.installs > 0
+                    && u.subject != main.subject
+                    && u.subject.ecosystem == main.subject.ecosystem
+                    && declared(project, &u.subject).is_empty()
+                    && !own_package(project, &u.subject)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // The package the main one extends (Django for DRF), when the project has it.
+    let base = (!in_project && !runtime)
+        .then(|| stack().extends(main.subject.ecosystem, &main.subject.package))
+        .flatten()
+        .map(|package| Subject {
+            ecosystem: main.subject.ecosystem,
+            package: package.to_owned(),
+        })
+        .filter(|base| !declared(project, base).is_empty());
+    // A main package found by use alone: examples that also cover the project's Go make a
+    // Python-flavoured tracing skill partial there.
     let shares_any = skill.keys().any(|e| project_side.contains_key(e));
-    let fit = match (in_project, ecosystem_used || shares_any) {
-        (true, _) => Fit::Core,
-        (false, true) => Fit::Partial,
-        (false, false) => Fit::OffStack,
+    let fit = if in_project {
+        if missing.is_empty() {
+            Fit::Core
+        } else {
+            Fit::Partial
+        }
+    } else if base.is_some() || (!main.described && (ecosystem_used || shares_any)) {
+        Fit::Partial
+    } else {
+        Fit::OffStack
     };
     let mut evidence = vec![if own && found.is_empty() {
         format!(
@@ -142,8 +182,21 @@ pub fn stack_fit(analysis: &Analysis, project: &Project) -> StackFit {
             main.subject.package, main.subject.package
         )
     } else {
-        main_evidence(project, main, &found, ecosystem, &project_side)
+        main_evidence(project, main, &found, ecosystem, &project_side, in_project)
     }];
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|u| u.subject.package.as_str()).collect();
+        evidence.push(format!(
+            "the skill also names {}, which the project does not have",
+            names.join(", ")
+        ));
+    }
+    if let Some(base) = &base {
+        evidence.push(format!(
+            "{} extends {}, which the project has",
+            main.subject.package, base.package
+        ));
+    }
     if let Some(others) = other_packages(project, &uses, &main.subject) {
         evidence.push(others);
     }
@@ -193,10 +246,12 @@ impl PackageUse {
 /// against, and are left out.
 pub fn package_uses(analysis: &Analysis) -> Vec<PackageUse> {
     let mut uses: Vec<PackageUse> = Vec::new();
+    // The frontmatter says what the skill is about: its description, and its name.
     let in_description = |start: usize| {
-        analysis
-            .description
-            .is_some_and(|d| d.start <= start && start < d.end)
+        [analysis.description, analysis.name]
+            .iter()
+            .flatten()
+            .any(|d| d.start <= start && start < d.end)
     };
     let mut record = |subject: &Subject, start: usize, kind: Origin| {
         if package_ecosystem(subject).is_none() || placeholder_package(&subject.package) {
@@ -273,6 +328,39 @@ pub fn main_package(uses: &[PackageUse]) -> Option<&PackageUse> {
     })
 }
 
+/// Fewest files of a language that make it one of the project's own without a manifest:
+/// one helper script in a Rails application does not make it a Python project.
+const LANGUAGE_FILES: u64 = 5;
+
+/// Whether the project works in a runtime the skill is about. A JavaScript runtime other than
+/// Node (Bun, Deno) needs its own sign: a pin, or its package manager. A language needs a
+/// dependency or pin of its ecosystem, or a few files of it.
+fn runtime_used(project: &Project, runtime: &str, ecosystem: Option<Ecosystem>) -> bool {
+    if matches!(runtime, "bun" | "deno") {
+        return project.runtimes.iter().any(|r| r.name == runtime)
+            || project
+                .tools
+                .package_manager
+                .iter()
+                .any(|t| t.name == runtime);
+    }
+    let Some(ecosystem) = ecosystem else {
+        return false;
+    };
+    project
+        .dependencies
+        .iter()
+        .any(|d| d.ecosystem == ecosystem)
+        || project
+            .runtimes
+            .iter()
+            .any(|r| runtime_stack(&r.name) == Some(ecosystem))
+        || project
+            .languages
+            .iter()
+            .any(|l| language_stack(&l.language) == Some(ecosystem) && l.files >= LANGUAGE_FILES)
+}
+
 /// The package ecosystem a subject's code lives in: its registry, or a runtime's.
 fn package_ecosystem(subject: &Subject) -> Option<Ecosystem> {
     match subject.ecosystem {
@@ -311,7 +399,7 @@ pub fn dependencies_for<'p>(
 /// The project's entries that provide a package the skill uses, by the registry's naming:
 /// a Go import is provided by a `require` whose path is a prefix of it; a crate by either
 /// spelling; a PyPI import also by the distribution spelt with the usual `python-`, `py`,
-/// `-python`, `django-`, `apache-`, `-client` and `-sdk` affixes (`import docx` from
+/// `-python`, `django-`, `apache-`, `-client`, `-sdk` and `-binary` affixes (`import docx` from
 /// python-docx, `import airflow` from apache-airflow).
 pub fn declared<'p>(project: &'p Project, subject: &Subject) -> Vec<&'p Dependency> {
     let package = subject.package.as_str();
@@ -342,6 +430,7 @@ pub fn declared<'p>(project: &'p Project, subject: &Subject) -> Vec<&'p Dependen
                 format!("apache-{package}"),
                 format!("{package}-client"),
                 format!("{package}-sdk"),
+                format!("{package}-binary"),
             ]
             .iter()
             .flat_map(|name| project.dependencies_named(Ecosystem::Pypi, name))
@@ -375,6 +464,7 @@ fn main_evidence(
     found: &[&Dependency],
     ecosystem: Option<Ecosystem>,
     project_side: &BTreeMap<Ecosystem, Vec<String>>,
+    in_project: bool,
 ) -> String {
     let name = &main.subject.package;
     let mut why = Vec::new();
@@ -399,7 +489,11 @@ fn main_evidence(
     let ecosystem_name = ecosystem.map_or("its ecosystem", |e| e.as_str());
     let side = if main.subject.ecosystem == Ecosystem::Runtime {
         match ecosystem.and_then(|e| project_side.get(&e)) {
-            Some(signs) => format!("project has {}", signs.join(", ")),
+            Some(signs) if in_project => format!("project has {}", signs.join(", ")),
+            Some(signs) => format!(
+                "project has only {} and no sign of {name} (manifest, pin or a few files)",
+                signs.join(", ")
+            ),
             None => format!("project does not use {ecosystem_name}"),
         }
     } else if let Some(first) = found.first() {
@@ -637,6 +731,7 @@ fn runtime_stack(runtime: &str) -> Option<Ecosystem> {
         "ruby" => Ecosystem::Rubygems,
         "php" => Ecosystem::Composer,
         "dotnet" => Ecosystem::Nuget,
+        "kotlin" => Ecosystem::Maven,
         _ => return None,
     })
 }

@@ -70,6 +70,8 @@ enum Reader {
     Gradle,
     GradleCatalog,
     GemfileLock,
+    Importmap,
+    RubyTestHelper,
     ComposerJson,
     ComposerLock,
     Csproj,
@@ -291,6 +293,12 @@ fn reader_for(rel: &Path) -> Option<Reader> {
         "build.gradle" | "build.gradle.kts" => Reader::Gradle,
         "libs.versions.toml" => Reader::GradleCatalog,
         "Gemfile.lock" => Reader::GemfileLock,
+        "importmap.rb" if Path::new(parent).ends_with("config") => Reader::Importmap,
+        "test_helper.rb" if Path::new(parent).ends_with("test") => Reader::RubyTestHelper,
+        "spec_helper.rb" | "rails_helper.rb" if Path::new(parent).ends_with("spec") => {
+            Reader::RubyTestHelper
+        }
+        ".rspec" => Reader::RubyTestHelper,
         "composer.json" => Reader::ComposerJson,
         "composer.lock" => Reader::ComposerLock,
         "global.json" => Reader::GlobalJson,
@@ -390,6 +398,8 @@ fn dispatch(sink: &mut Sink, reader: Reader, rel: &Path, text: &str) {
         Reader::Gradle => jvm::read_gradle(sink, rel, text),
         Reader::GradleCatalog => jvm::read_version_catalog(sink, rel, text),
         Reader::GemfileLock => ruby::read_gemfile_lock(sink, rel, text),
+        Reader::Importmap => ruby::read_importmap(sink, rel, text),
+        Reader::RubyTestHelper => ruby::read_test_helper(sink, rel),
         Reader::ComposerJson => php::read_composer_json(sink, rel, text),
         Reader::ComposerLock => php::read_composer_lock(sink, rel, text),
         Reader::Csproj => dotnet::read_project_file(sink, rel, text),
@@ -406,7 +416,7 @@ fn dispatch(sink: &mut Sink, reader: Reader, rel: &Path, text: &str) {
 mod tests {
     use super::*;
 
-    const EVERY_READER: [Reader; 28] = [
+    const EVERY_READER: [Reader; 30] = [
         Reader::PackageJson,
         Reader::PackageLock,
         Reader::PnpmLock,
@@ -426,6 +436,8 @@ mod tests {
         Reader::Gradle,
         Reader::GradleCatalog,
         Reader::GemfileLock,
+        Reader::Importmap,
+        Reader::RubyTestHelper,
         Reader::ComposerJson,
         Reader::ComposerLock,
         Reader::Csproj,

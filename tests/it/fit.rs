@@ -227,7 +227,8 @@ fn project_rules_read_the_files_skill_md_names_and_point_at_them() {
     for expected in [
         format!("{models}:3:32 SG401 error the skill is written for sqlalchemy 1.4"),
         format!("{models}:6:1 SG402 warning `sqlalchemy.ext.declarative.declarative_base`"),
-        format!("{models}:9:8 SG402"),
+        // The same renamed import again is one finding, with this place related.
+        format!("related {models}:9 `sqlalchemy.ext.declarative.declarative_base` again"),
         format!("{models}:17:12 SG402 warning `.dict()` on a pydantic object"),
     ] {
         assert!(text.contains(&expected), "missing {expected:?} in:\n{text}");
@@ -277,11 +278,11 @@ const RUST_WITH_DOCS: &[(&str, &str)] = &[
 
 #[test]
 fn the_main_package_decides_the_fit_per_package_not_per_ecosystem() {
-    // The ecosystem (npm, in docs/) is there, React is not: partial, and the evidence says
-    // where React was looked for.
+    // The ecosystem (npm, in docs/) is there, React is not: the skill is about React, so it
+    // is off-stack, and the evidence says where React was looked for.
     let (_, text) = review_in(REACT_SKILL, REACT_BODY, RUST_WITH_DOCS);
     assert!(
-        text.contains("fit: partial (react: the skill's main package"),
+        text.contains("fit: off-stack (react: the skill's main package"),
         "{text}"
     );
     assert!(
@@ -318,9 +319,10 @@ fn a_skill_without_code_gets_its_fit_from_its_prose() {
     let django = [("requirements.txt", "django==5.1.4\n")];
     let (_, text) = review_in(description, body, &django);
     assert!(text.contains("fit: core (django: the skill's main package (named in the description, names it 3 times); project has django ==5.1.4 in requirements.txt"), "{text}");
+    // Django named in the description and absent: the skill is about another framework.
     let flask = [("requirements.txt", "flask==3.0.0\n")];
     let (_, text) = review_in(description, body, &flask);
-    assert!(text.contains("fit: partial (django:"), "{text}");
+    assert!(text.contains("fit: off-stack (django:"), "{text}");
 }
 
 #[test]
@@ -333,7 +335,7 @@ fn the_description_names_the_main_package_before_the_most_used_one() {
     )];
     let (_, text) = review_in(REACT_SKILL, body, &web);
     assert!(
-        text.contains("fit: partial (react: the skill's main package"),
+        text.contains("fit: off-stack (react: the skill's main package"),
         "{text}"
     );
     assert!(text.contains("also uses lodash (in the project)"), "{text}");
@@ -725,4 +727,312 @@ fn the_repository_s_own_package_is_present() {
     )];
     let (_, text) = review_in(description, body, &poetry);
     assert!(text.contains("fit: core (pydantic:"), "{text}");
+}
+
+/// The SG4xx text for a one-file skill named `name` against a repository made of `files`.
+fn review_named(
+    name: &str,
+    description: &str,
+    body: &str,
+    files: &[(&str, &str)],
+) -> (usize, String) {
+    let repo = super::support::tree(files);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let skill = dir.path().join(name);
+    std::fs::create_dir_all(&skill).expect("skill folder");
+    let text = format!("---\nname: {name}\ndescription: {description}\n---\n{body}");
+    std::fs::write(skill.join("SKILL.md"), text).expect("skill written");
+    let (n, text) = review(
+        skill.to_str().expect("utf-8 temp path"),
+        repo.path().to_str().expect("utf-8 temp path"),
+    );
+    let text = text
+        .replace(&format!("{}/", skill.display()), "")
+        .replace(&format!("{}/", repo.path().display()), "repo/");
+    (n, text)
+}
+
+/// The fit line of a review.
+fn fit_line(text: &str) -> &str {
+    text.lines()
+        .find(|l| l.starts_with("fit: "))
+        .unwrap_or_default()
+}
+
+const NEXT_APP: &[(&str, &str)] = &[(
+    "package.json",
+    "{ \"name\": \"web\", \"dependencies\": { \"next\": \"15.1.0\", \"react\": \"^19.0.0\" } }\n",
+)];
+const EXPRESS_API: &[(&str, &str)] = &[
+    (
+        "package.json",
+        "{ \"name\": \"api\", \"dependencies\": { \"express\": \"^4.21.0\", \"typescript\": \"^5.6.0\" } }\n",
+    ),
+    ("src/server.ts", "import express from 'express'\n"),
+];
+const EXPRESS_PRISMA_API: &[(&str, &str)] = &[(
+    "package.json",
+    "{ \"name\": \"api\", \"dependencies\": { \"express\": \"^4.21.0\", \"@prisma/client\": \"^5.22.0\" }, \"devDependencies\": { \"prisma\": \"^5.22.0\" } }\n",
+)];
+const DJANGO_APP: &[(&str, &str)] = &[
+    (
+        "requirements.txt",
+        "Django==5.1.4\npsycopg2-binary==2.9.10\n",
+    ),
+    ("shop/views.py", "from django.http import HttpResponse\n"),
+];
+const DJANGO_FULL: &[(&str, &str)] = &[(
+    "requirements.txt",
+    "Django==5.1.4\ndjangorestframework==3.15.2\ncelery==5.4.0\n",
+)];
+const FLASK_ONLY: &[(&str, &str)] = &[
+    ("requirements.txt", "flask==3.0.3\n"),
+    ("app.py", "from flask import Flask\n"),
+];
+const LARAVEL_APP: &[(&str, &str)] = &[
+    (
+        "composer.json",
+        "{ \"name\": \"acme/shop\", \"require\": { \"php\": \"^8.2\", \"laravel/framework\": \"^11.0\" } }\n",
+    ),
+    ("app/Models/User.php", "<?php\n"),
+];
+
+/// A Rails application with one Python helper script and some JavaScript.
+const RAILS_WITH_A_SCRIPT: &[(&str, &str)] = &[
+    (
+        "Gemfile.lock",
+        "GEM\n  remote: https://rubygems.org/\n  specs:\n    rails (7.2.2.1)\n\nDEPENDENCIES\n  rails (~> 7.2)\n",
+    ),
+    ("app/models/user.rb", "class User\nend\n"),
+    ("app/javascript/application.js", "console.log('hi')\n"),
+    ("bin/profile.py", "print('profile')\n"),
+];
+const BUN_APP: &[(&str, &str)] = &[
+    (
+        "package.json",
+        "{ \"name\": \"api\", \"dependencies\": { \"hono\": \"^4.6.0\" } }\n",
+    ),
+    (
+        "bun.lock",
+        "{\n  \"lockfileVersion\": 1,\n  \"workspaces\": { \"\": { \"name\": \"api\" } },\n  \"packages\": {}\n}\n",
+    ),
+];
+const BUN_BODY: &str = "Run scripts with Bun.\n\n```ts\nconst file = Bun.file('data.json')\n```\n";
+const TORCH_BODY: &str = "```python\nimport torch\nfrom torch import nn\n```\n";
+const PYTHON_BODY: &str = "```python\nfrom dataclasses import dataclass\n```\n";
+
+const RAILS_BODY: &str = "Keep Rails controllers thin.\n\n```ruby\nclass PostsController < ApplicationController\n  def index\n    @posts = Post.all\n  end\nend\n```\n\n```javascript\nimport { Controller } from \"@hotwired/stimulus\"\n```\n";
+const CSHARP_BODY: &str = "```csharp\nusing Microsoft.Extensions.DependencyInjection;\n\npublic class OrderService { }\n```\n";
+const LARAVEL_BODY: &str = "```php\n<?php\nuse Illuminate\\Support\\Facades\\Route;\n\nRoute::get('/', fn () => view('welcome'));\n```\n";
+const GO_BODY: &str =
+    "```go\nfunc worker(jobs <-chan int) {\n\tfor j := range jobs {\n\t\t_ = j\n\t}\n}\n```\n";
+const PHP_BODY: &str = "Use readonly properties and enums.\n\n```php\n<?php\nenum Status: string { case Active = 'active'; }\n```\n";
+const PRISMA_BODY: &str = "```ts\nimport { PrismaClient } from '@prisma/client'\nconst prisma = new PrismaClient()\n```\n";
+const DJANGO_BODY: &str = "```python\nfrom django.db import models\nfrom django.http import JsonResponse\nfrom rest_framework import serializers\nfrom celery import shared_task\n```\n";
+/// A Django skill whose description lists other frameworks its code never uses.
+const DJANGO_ALTERNATIVES: &str =
+    "Builds Django views; the same ideas apply to Flask and FastAPI. Use when adding a view.";
+const DRF_BODY: &str = "```python\nfrom rest_framework import serializers\nfrom rest_framework import viewsets\nfrom rest_framework.response import Response\n```\n";
+
+/// Each case: snapshot name, skill name, description, body, repository, expected fit.
+type FitCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
+const FIT_CASES: &[FitCase] = &[
+    (
+        "fit-rails-on-next",
+        "rails-patterns",
+        "Builds Rails controllers and models. Use when adding a Rails feature.",
+        RAILS_BODY,
+        NEXT_APP,
+        "fit: off-stack",
+    ),
+    (
+        "fit-csharp-on-rails",
+        "service-patterns",
+        "Writes C# services with dependency injection. Use when adding a service.",
+        CSHARP_BODY,
+        RAILS_72,
+        "fit: off-stack",
+    ),
+    (
+        "fit-laravel-on-django",
+        "routes",
+        "Builds Laravel routes and controllers. Use when adding a route.",
+        LARAVEL_BODY,
+        DJANGO_APP,
+        "fit: off-stack",
+    ),
+    (
+        "fit-go-on-python",
+        "go-concurrency-patterns",
+        "Concurrency with goroutines and channels. Use when writing concurrent code.",
+        GO_BODY,
+        FLASK_ONLY,
+        "fit: off-stack",
+    ),
+    (
+        "fit-react-on-express",
+        "components",
+        REACT_SKILL,
+        REACT_BODY,
+        EXPRESS_API,
+        "fit: off-stack",
+    ),
+    (
+        "fit-php-on-laravel",
+        "php-patterns",
+        "Modern PHP patterns. Use when writing PHP classes.",
+        PHP_BODY,
+        LARAVEL_APP,
+        "fit: core",
+    ),
+    (
+        "fit-php-on-django",
+        "php-patterns",
+        "Modern PHP patterns. Use when writing PHP classes.",
+        PHP_BODY,
+        DJANGO_APP,
+        "fit: off-stack",
+    ),
+    (
+        "fit-prisma-with-prisma",
+        "schema",
+        "Designs Prisma schemas and queries. Use when changing the data model.",
+        PRISMA_BODY,
+        EXPRESS_PRISMA_API,
+        "fit: core",
+    ),
+    (
+        "fit-prisma-without-prisma",
+        "schema",
+        "Designs Prisma schemas and queries. Use when changing the data model.",
+        PRISMA_BODY,
+        EXPRESS_API,
+        "fit: off-stack",
+    ),
+    (
+        "fit-django-naming-drf-and-celery",
+        "api",
+        "Builds Django apps with Django REST Framework views and Celery tasks. Use when adding an endpoint.",
+        DJANGO_BODY,
+        DJANGO_APP,
+        "fit: partial",
+    ),
+    (
+        "fit-django-with-drf-and-celery",
+        "api",
+        "Builds Django apps with Django REST Framework views and Celery tasks. Use when adding an endpoint.",
+        DJANGO_BODY,
+        DJANGO_FULL,
+        "fit: core",
+    ),
+    (
+        "fit-django-listing-alternatives",
+        "views",
+        DJANGO_ALTERNATIVES,
+        "```python\nfrom django.http import JsonResponse\nfrom django.views import View\n```\n",
+        DJANGO_APP,
+        "fit: core",
+    ),
+    (
+        "fit-bun-on-rails",
+        "runtime",
+        "Bun as runtime, package manager and test runner. Use when running scripts.",
+        BUN_BODY,
+        RAILS_WITH_A_SCRIPT,
+        "fit: off-stack",
+    ),
+    (
+        "fit-bun-on-bun",
+        "runtime",
+        "Bun as runtime, package manager and test runner. Use when running scripts.",
+        BUN_BODY,
+        BUN_APP,
+        "fit: core",
+    ),
+    (
+        "fit-python-on-rails-with-a-script",
+        "python-patterns",
+        "Pythonic idioms and type hints. Use when writing Python.",
+        PYTHON_BODY,
+        RAILS_WITH_A_SCRIPT,
+        "fit: off-stack",
+    ),
+    (
+        "fit-pytorch-on-django",
+        "training",
+        "PyTorch training loops and data loading. Use when training a model.",
+        TORCH_BODY,
+        DJANGO_APP,
+        "fit: off-stack",
+    ),
+    (
+        "fit-drf-on-django",
+        "serializers",
+        "Writes DRF serializers and viewsets. Use when adding an API.",
+        DRF_BODY,
+        DJANGO_APP,
+        "fit: partial",
+    ),
+];
+
+#[test]
+fn the_main_technology_decides_the_fit_per_package_and_runtime() {
+    for (snapshot, name, description, body, repo, expected) in FIT_CASES {
+        let (_, text) = review_named(name, description, body, repo);
+        assert!(
+            fit_line(&text).starts_with(expected),
+            "{snapshot}: expected {expected}:\n{text}"
+        );
+        // SG405 reports exactly the off-stack cases.
+        assert_eq!(
+            text.contains(" SG405 "),
+            *expected == "fit: off-stack",
+            "{snapshot}:\n{text}"
+        );
+        insta::assert_snapshot!(*snapshot, text);
+    }
+}
+
+#[test]
+fn a_hard_dependency_is_declared_by_its_package_only() {
+    let body = "```python\nfrom asgiref.sync import sync_to_async\n```\n";
+    let (_, text) = review_in(
+        "Writes async views. Use when adding a view.",
+        body,
+        DJANGO_APP,
+    );
+    assert!(!text.contains(" SG406 "), "{text}");
+    let (_, text) = review_in(
+        "Writes async views. Use when adding a view.",
+        body,
+        FLASK_ONLY,
+    );
+    assert!(text.contains("imports asgiref, which"), "{text}");
+}
+
+#[test]
+fn an_app_module_is_the_example_s_own_only_beside_django() {
+    let with_django =
+        "```python\nfrom django.db import models\nfrom orders.models import Order\n```\n";
+    let (_, text) = review_in(
+        "Writes models. Use when adding a model.",
+        with_django,
+        DJANGO_APP,
+    );
+    assert!(!text.contains(" SG406 "), "{text}");
+    let without = "```python\nfrom orders.models import Order\n```\n";
+    let (_, text) = review_in(
+        "Writes models. Use when adding a model.",
+        without,
+        FLASK_ONLY,
+    );
+    assert!(text.contains("imports orders, which"), "{text}");
 }

@@ -87,9 +87,13 @@ pub const TOOL_CONFLICT: Rule = Rule {
     severity: Severity::Warning,
     summary: "The skill runs a package manager, test runner or build tool the project does not use",
     what: "Reads the commands in shell blocks and inline code (`npm install`, `pip install`, \
-           `npx jest`, `mvn package`) and compares each tool with the project's own of the \
-           same kind: package manager by lockfile and `packageManager`, test runner and \
-           build tool by configuration and dependencies.",
+           `npx jest`, `bundle exec rspec`, `mvn package`) of SKILL.md and of every file it \
+           names, and compares each tool with the project's own of the same kind: package \
+           manager by lockfile and `packageManager`, test runner and build tool by \
+           configuration and dependencies, RSpec or Minitest by the test helper. Commands the \
+           skill only shows (a blockquote, a table row, a counter-example, a legacy, gated or \
+           migration section) and queries that change nothing (`npm view`, `pip index \
+           versions`, `pip show`) are not read. One finding per tool.",
     why: "`npm install` in a pnpm repository writes a second lockfile; `jest` in a vitest \
           repository runs nothing. Agents follow the skill's commands literally.",
     fires: r#"==> SKILL.md <==
@@ -124,14 +128,19 @@ pub const OFF_STACK: Rule = Rule {
     severity: Severity::Warning,
     summary: "The skill works in languages and packages the project does not use",
     what: "Computes the stack fit from the skill's main package: among the packages and \
-           runtimes the frontmatter description names, the one the skill uses most (imports, \
+           languages the frontmatter names (the description, and a language word of the \
+           name such as `go-concurrency-patterns`), the one the skill uses most (imports, \
            installs, manifest entries and prose names counted together), else the most used \
-           of all (used at least 3 times). `core` when the project declares it, `partial` when \
-           the project uses its ecosystem without it or another ecosystem the skill works in, \
-           `off-stack` when it uses none of them; off-stack is reported. A skill about no \
-           package is compared by ecosystems (its code blocks' languages, packages and \
-           runtimes against the project's dependencies, runtimes and source files) and is \
-           never off-stack: a method shown in one language applies in others.",
+           of all (used at least 3 times). Named and declared by the project: `core`, or \
+           `partial` when a package of its ecosystem the description also names is missing \
+           (DRF or Celery beside Django). Named and missing: `off-stack` (for a language: the \
+           project has none of its code or manifests), or `partial` when the project has the \
+           package it extends (Django for a DRF skill). Found by use alone: `partial` when the \
+           project uses its ecosystem or another the skill works in, else `off-stack`. \
+           Off-stack is reported. A skill about no package is compared by ecosystems (its \
+           code blocks' languages, packages and runtimes against the project's dependencies, \
+           runtimes and source files) and is never off-stack: a method shown in one language \
+           applies in others.",
     why: "A skill for another stack only costs context and pulls the agent towards \
           conventions the repository does not have.",
     fires: r#"==> SKILL.md <==
@@ -197,15 +206,21 @@ pub const UNDECLARED_PACKAGE: Rule = Rule {
            no manifest or lockfile of the project names, once, with its other places. \
            Imports are named by their registry's rules: npm `@scope/name/sub` is \
            `@scope/name` and `name/sub` is `name`; a Python import is its PEP 503 \
-           distribution (a short table maps `yaml`, `PIL`, `sklearn`, `cv2`, `bs4` and \
-           `rest_framework`); a Go import is covered by a `require` whose path is its \
-           prefix; `use foo_bar::` is the crate `foo-bar`. Silent where the name cannot be \
+           distribution (the import table of `rules/stack.toml` maps `yaml`, `PIL`, \
+           `django_filters`, `rest_framework_simplejwt`, `decouple` and others); a PHP `use` \
+           is its Composer package when the table knows its namespace (`Illuminate`, \
+           `Livewire`); a Go import is covered by a `require` whose path is its prefix; \
+           `use foo_bar::` is the crate `foo-bar`. Rails `config/importmap.rb` pins are npm \
+           dependencies, and a package a declared one always installs (asgiref with Django) \
+           is declared. Silent where the name cannot be \
            mapped with confidence: relative paths, `node:` and Node built-ins, path aliases \
            (`@/`, `~/`, `#x`, `$lib`) and virtual modules, Python's standard library and \
            modules of host applications, Go's standard library, `std`/`core`/`crate`/`self`/\
            `super`, the project's own packages, placeholder names (`my-package`, \
-           `package1`, `github.com/yourorg/…`), modules the skill shows as its own files, \
-           global installs (`npm i -g`) and Java imports.",
+           `package1`, `some-chart-library`, `third-party-carousel`, `github.com/yourorg/…`), \
+           modules the skill shows as its own files, apps of the example's own Django \
+           project (`from orders.models import Order` beside Django), modules of other \
+           JavaScript runtimes (`k6/http`), global installs (`npm i -g`) and Java imports.",
     why: "Following the skill adds a dependency; that may be intended, but it should be a \
           decision, not a side effect.",
     fires: r#"==> SKILL.md <==

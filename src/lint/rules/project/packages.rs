@@ -2,10 +2,13 @@
 
 use std::collections::HashMap;
 
-use crate::claims::{Claim, Origin, Role, go_module_key, npm_package, placeholder_package};
+use crate::claims::{
+    Claim, Origin, Role, Subject, go_module_key, npm_package, placeholder_package,
+};
+use crate::knowledge::stack;
 use crate::lint::fit::{declared, own_package};
 use crate::lint::{Context, Emitter};
-use crate::project::{Ecosystem, Project};
+use crate::project::{Ecosystem, Project, canonical_name};
 
 /// Packages that are tools being set up, not dependencies of the project.
 const TOOLING: &[&str] = &[
@@ -44,6 +47,7 @@ pub(super) fn undeclared_package(cx: &Context<'_>, out: &mut Emitter) {
         if !ecosystems.contains(&ecosystem)
             || !undeclared(project, claim)
             || shown_as_own(cx, claim)
+            || app_module(cx, claim)
         {
             continue;
         }
@@ -110,9 +114,78 @@ fn verb(claim: &Claim) -> Option<&'static str> {
 }
 
 /// Whether neither the project's manifests and lockfiles nor its own code provide the
-/// claim's package.
+/// claim's package, nor a package the project declares that always installs it (Django
+/// brings asgiref).
 fn undeclared(project: &Project, claim: &Claim) -> bool {
-    declared(project, &claim.subject).is_empty() && !own_package(project, &claim.subject)
+    declared(project, &claim.subject).is_empty()
+        && !own_package(project, &claim.subject)
+        && !brought_by_declared(project, &claim.subject)
+}
+
+/// Whether a package the project declares installs `subject` with it.
+fn brought_by_declared(project: &Project, subject: &Subject) -> bool {
+    let table = stack();
+    project
+        .dependencies
+        .iter()
+        .filter(|d| d.ecosystem == subject.ecosystem)
+        .any(|d| {
+            table
+                .required_by(d.ecosystem, &d.name)
+                .any(|required| canonical_name(d.ecosystem, required) == subject.package)
+        })
+}
+
+/// Modules of a Django project's own apps: `models`, `views`, `serializers` and the like.
+const DJANGO_APP_MODULES: &[&str] = &[
+    "models",
+    "views",
+    "serializers",
+    "forms",
+    "admin",
+    "urls",
+    "apps",
+    "signals",
+    "tasks",
+    "services",
+    "selectors",
+    "permissions",
+    "filters",
+    "factories",
+    "managers",
+    "consumers",
+    "api",
+];
+
+/// A Python import of an app of the example's own Django project (`from orders.models import
+/// Order`, `from blog.views import …`) in a skill that imports Django: the example's code.
+fn app_module(cx: &Context<'_>, claim: &Claim) -> bool {
+    if claim.subject.ecosystem != Ecosystem::Pypi || claim.origin != Origin::Import {
+        return false;
+    }
+    let analysis = cx.analysis();
+    let django = analysis.claims.iter().any(|c| {
+        c.origin == Origin::Import
+            && c.subject.ecosystem == Ecosystem::Pypi
+            && c.subject.package == "django"
+    });
+    if !django {
+        return false;
+    }
+    let Some(statement) = analysis.text(cx.skill, claim.span) else {
+        return false;
+    };
+    // `from orders.models import Order` or `import orders.models`: the module's dotted path.
+    let module = statement
+        .split_whitespace()
+        .skip_while(|w| *w != "from" && *w != "import")
+        .nth(1)
+        .unwrap_or_default();
+    let mut parts = module.split('.');
+    let (Some(_root), Some(second)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    DJANGO_APP_MODULES.contains(&second)
 }
 
 /// Go imports of one module's packages are one package to report.

@@ -155,7 +155,19 @@ fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
     };
     let compare = |ecosystem: Ecosystem, a: &str, b: &str| version::compare(ecosystem, a, b);
     let hits = keep_strongest(matcher.hits(&cx.analysis().facts, &versions, &compare));
+    // One finding per change and use: the same `actions/setup-node@v3` in SKILL.md and in a
+    // file it names is one thing to fix, with the other places related.
+    let mut groups: Vec<(ApiHit, Vec<ApiHit>)> = Vec::new();
     for hit in hits {
+        match groups
+            .iter_mut()
+            .find(|(head, _)| head.change_id == hit.change_id && head.matched == hit.matched)
+        {
+            Some((_, more)) => more.push(hit),
+            None => groups.push((hit, Vec::new())),
+        }
+    }
+    for (hit, more) in groups {
         let Some((file, change)) = built.change(&hit.change_id) else {
             continue;
         };
@@ -200,6 +212,12 @@ fn changed_api(cx: &Context<'_>, out: &mut Emitter) {
             finding.related_at(
                 located(project, place),
                 format!("the project's {}", file.package),
+            );
+        }
+        for other in more {
+            finding.related_at(
+                cx.analysis().location(cx.skill, other.span),
+                format!("{} again", shown(&other.matched, &file.package)),
             );
         }
     }
