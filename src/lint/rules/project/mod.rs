@@ -89,7 +89,11 @@ pub const TOOL_CONFLICT: Rule = Rule {
     what: "Reads the commands in shell blocks and inline code (`npm install`, `pip install`, \
            `npx jest`, `mvn package`) and compares each tool with the project's own of the \
            same kind: package manager by lockfile and `packageManager`, test runner and \
-           build tool by configuration and dependencies.",
+           build tool by configuration and dependencies. A command offered as one of \
+           several is left alone: in a skill that also runs the project's own tool (a \
+           section per package manager), on a line that names a lockfile (\"`yarn.lock` \
+           exists → `yarn nx`\"), or with a comment offering another (`pnpm install  # or \
+           npm install`).",
     why: "`npm install` in a pnpm repository writes a second lockfile; `jest` in a vitest \
           repository runs nothing. Agents follow the skill's commands literally.",
     fires: r#"==> SKILL.md <==

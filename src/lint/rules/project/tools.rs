@@ -36,6 +36,40 @@ static SETUP: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Lockfiles that tell which package manager a project uses: a line naming one is a
+/// detection branch (`` `yarn.lock` exists → `yarn nx` ``), not an instruction.
+const LOCKFILES: &[&str] = &[
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "pnpm-lock.yaml",
+    "yarn.lock",
+    "bun.lock",
+    "bun.lockb",
+    "uv.lock",
+    "poetry.lock",
+    "pipfile.lock",
+];
+
+/// Whether a command is one of several alternatives: its line names a lockfile (a
+/// detection branch), or a comment on it offers another tool of its family
+/// (`pnpm install   # or npm install / yarn install`).
+fn is_alternative(line: &str, command: &str, family: &[&str]) -> bool {
+    let lower = line.to_ascii_lowercase();
+    if LOCKFILES.iter().any(|l| lower.contains(l)) {
+        return true;
+    }
+    let Some((_, comment)) = command.split_once(" #") else {
+        return false;
+    };
+    let comment = comment.to_ascii_lowercase();
+    comment
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w == "or")
+        && comment
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| family.contains(&w))
+}
+
 /// The tool a command line uses, with the name the scanner gives it.
 fn tool_of(command: &str) -> Option<&'static str> {
     let command = command.trim().trim_start_matches(['$', '>']).trim_start();
@@ -126,8 +160,13 @@ pub(super) fn tool_conflict(cx: &Context<'_>, out: &mut Emitter) {
         .chain(&tools.test_runner)
         .chain(&tools.build_tool)
         .collect();
+    let commands = command_lines(cx.skill);
+    // A skill that also runs the project's own tool of a family offers the others as
+    // alternatives (a section per package manager), not as the way to work.
+    let runs: HashSet<&str> = commands.iter().filter_map(|(_, c)| tool_of(c)).collect();
+    let text = &cx.skill.source.text;
     let mut reported = HashSet::new();
-    for (span, line) in command_lines(cx.skill) {
+    for (span, line) in commands {
         let Some(tool) = tool_of(line) else {
             continue;
         };
@@ -138,7 +177,18 @@ pub(super) fn tool_conflict(cx: &Context<'_>, out: &mut Emitter) {
             .iter()
             .filter(|t| family.contains(&t.name.as_str()))
             .collect();
-        if theirs.is_empty() || theirs.iter().any(|t| t.name == tool) || !reported.insert(tool) {
+        if theirs.is_empty()
+            || theirs
+                .iter()
+                .any(|t| t.name == tool || runs.contains(t.name.as_str()))
+        {
+            continue;
+        }
+        let source_line = cx
+            .skill
+            .source
+            .line_range(cx.skill.source.line_index(span.start));
+        if is_alternative(&text[source_line], line, family) || !reported.insert(tool) {
             continue;
         }
         let mut names: Vec<&str> = theirs.iter().map(|t| t.name.as_str()).collect();
@@ -182,5 +232,18 @@ mod tests {
         assert_eq!(tool_of("npm install -g pnpm"), None);
         assert_eq!(tool_of("pip install uv"), None);
         assert_eq!(tool_of("echo npm"), None);
+    }
+
+    #[test]
+    fn detection_branches_and_commented_alternatives_are_not_instructions() {
+        let npm = &["npm", "pnpm", "yarn", "bun"][..];
+        let branch = "   - `yarn.lock` exists → `yarn nx`";
+        assert!(is_alternative(branch, "yarn nx", npm));
+        let line = "pnpm install   # or npm install / yarn install";
+        assert!(is_alternative(line, line, npm));
+        // A comment that offers nothing else, and a plain command, are instructions.
+        let line = "pnpm install   # installs everything";
+        assert!(!is_alternative(line, line, npm));
+        assert!(!is_alternative("Run `pnpm nx list`.", "pnpm nx list", npm));
     }
 }
