@@ -434,7 +434,7 @@ fn first_nested(text: &str) -> Option<[Range<usize>; 2]> {
             continue;
         }
         let mut at = code.start;
-        let opener = text[code.clone()].split_inclusive('\n').find_map(|line| {
+        let found = text[code.clone()].split_inclusive('\n').find_map(|line| {
             let start = at;
             at += line.len();
             let trimmed = line.trim_start_matches([' ', '\t', '>']);
@@ -446,7 +446,8 @@ fn first_nested(text: &str) -> Option<[Range<usize>; 2]> {
                     start + lead..start + lead + run.len()
                 },
             )
-        })?;
+        });
+        let Some(opener) = found else { continue };
         // The block's own closing fence closed the nested one.
         let tail = &text[range.clone()];
         let last = tail.trim_end_matches(['\n', '\r']);
@@ -570,6 +571,13 @@ mod tests {
             assert_eq!(doc.code_blocks.len(), 2, "{text}");
             assert!(doc.code_blocks.iter().all(|b| b.closed), "{text}");
         }
+        // A tagged block and a plain one before the nested shape do not hide it.
+        let text = "```markdown\n# A\n```\n\n```\nplain\n```\n\n```markdown\n# B\n```bash\nls\n```\nmore\n```\n\nNever guess.\n";
+        let doc = parse(text);
+        assert_eq!(doc.code_blocks.len(), 3, "{:?}", doc.code_blocks);
+        assert!(doc.code_blocks.iter().all(|b| b.closed));
+        let lines: Vec<_> = doc.prose_lines.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(lines, ["Never guess."]);
         // An inner block in a tagged block with no closing fence after it is left as
         // CommonMark reads it: the outer block ends at the inner closing fence.
         let text = "```python\nx = 1\n```bash\nls\n```\nafter\n";
