@@ -143,15 +143,23 @@ impl Audit {
     }
 }
 
-/// The skills under `roots`, as paths to load, with each one's path relative to its root
-/// (what `--shard` hashes). Sorted and without repeats.
+/// The skills under `roots`, as paths to load, each real skill once (a skill reached
+/// through a linked folder too is listed under its own path), sorted. With `--shard`, the
+/// shard's share by each path relative to the root it was found under.
 pub fn targets(roots: &[PathBuf], shard: Option<Shard>) -> Result<Vec<PathBuf>, LoadError> {
     let mut out = Vec::new();
-    for root in roots {
-        for path in discover::skills(root)? {
-            if shard.is_none_or(|s| s.owns(&relative(root, &path))) {
-                out.push(path);
-            }
+    for found in discover::skills_of(roots) {
+        let path = found?;
+        let root = roots
+            .iter()
+            .filter(|root| path.starts_with(root))
+            .max_by_key(|root| root.components().count());
+        let rel = match root {
+            Some(root) => relative(root, &path),
+            None => relative(&path, &path),
+        };
+        if shard.is_none_or(|s| s.owns(&rel)) {
+            out.push(path);
         }
     }
     out.sort();

@@ -168,16 +168,9 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
     let mut skills = Vec::with_capacity(paths.len());
     let mut unloaded = Vec::new();
     // A skill reached through a symlinked folder too (one folder per client) is judged once.
-    let mut seen = std::collections::HashSet::new();
-    for path in &paths {
-        match Skill::load(path) {
-            Ok(skill) => {
-                let real = std::fs::canonicalize(&skill.source.path)
-                    .unwrap_or_else(|_| skill.source.path.clone());
-                if seen.insert(real) {
-                    skills.push(skill);
-                }
-            }
+    for found in crate::skill::discover::skills_of(&paths) {
+        match found.and_then(|path| Skill::load(&path)) {
+            Ok(skill) => skills.push(skill),
             Err(e) => {
                 // Said on stderr with its context and, unless nothing is there at all, made
                 // the skill's one finding (SG509), reported with the others, which are still

@@ -381,32 +381,24 @@ fn check(args: &CheckArgs) -> Result<ExitCode, Error> {
     let mut input_error = false;
     let mut skills = Vec::with_capacity(args.skills.len());
     let mut order = Vec::with_capacity(args.skills.len());
-    for path in &args.skills {
-        // A folder without a manifest stands for every skill found below it.
-        let found = match discover::skills(path) {
-            Ok(found) => found,
+    // A folder without a manifest stands for every skill found below it; a skill reached
+    // through a linked folder too is checked once.
+    for found in discover::skills_of(&args.skills) {
+        let loaded = found.and_then(|path| Skill::load(&path));
+        match loaded {
+            Ok(skill) => {
+                order.push(Loaded::At(skills.len()));
+                skills.push(skill);
+            }
             Err(e) => {
+                // Said on stderr with its context and, unless nothing is there at all,
+                // made the skill's one finding (SG509) in the report; the other skills
+                // are still checked.
+                if !e.is_missing() {
+                    order.push(Loaded::Failed(Box::new(Report::unloaded(&e))));
+                }
                 error::show(&Error::from(e));
                 input_error = true;
-                continue;
-            }
-        };
-        for path in found {
-            match Skill::load(&path) {
-                Ok(skill) => {
-                    order.push(Loaded::At(skills.len()));
-                    skills.push(skill);
-                }
-                Err(e) => {
-                    // Said on stderr with its context and, unless nothing is there at all,
-                    // made the skill's one finding (SG509) in the report; the other skills
-                    // are still checked.
-                    if !e.is_missing() {
-                        order.push(Loaded::Failed(Box::new(Report::unloaded(&e))));
-                    }
-                    error::show(&Error::from(e));
-                    input_error = true;
-                }
             }
         }
     }

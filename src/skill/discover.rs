@@ -43,6 +43,76 @@ pub fn skills(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
     Ok(found)
 }
 
+/// The skills the user-given paths name, in the order given, each real skill once.
+///
+/// A skill reached through a symlinked folder as well as its own (`.claude/skills` linked to
+/// `.agents/skills`, one folder per client) is the same skill: it is kept under the path
+/// that is its own, at the place the first of its paths came. A path that names nothing is
+/// its error, in order among the others, and the rest are still listed.
+pub fn skills_of(paths: &[PathBuf]) -> Vec<Result<PathBuf, LoadError>> {
+    let mut found = Vec::new();
+    for path in paths {
+        match skills(path) {
+            Ok(skills) => found.extend(skills.into_iter().map(Ok)),
+            Err(e) => found.push(Err(e)),
+        }
+    }
+    let mut at: HashMap<PathBuf, usize> = HashMap::new();
+    let mut out: Vec<Result<PathBuf, LoadError>> = Vec::with_capacity(found.len());
+    for item in found {
+        let Ok(path) = item else {
+            out.push(item);
+            continue;
+        };
+        let Some(real) = real_folder(&path) else {
+            out.push(Ok(path));
+            continue;
+        };
+        match at.entry(real) {
+            Entry::Vacant(slot) => {
+                slot.insert(out.len());
+                out.push(Ok(path));
+            }
+            Entry::Occupied(slot) => {
+                let kept = &mut out[*slot.get()];
+                if kept.as_ref().is_ok_and(|k| !is_own_path(k)) && is_own_path(&path) {
+                    *kept = Ok(path);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The real folder of a skill path (the folder itself, or the folder of a named manifest).
+fn real_folder(path: &Path) -> Option<PathBuf> {
+    let folder = if path.is_file() { path.parent()? } else { path };
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    folder.canonicalize().ok()
+}
+
+/// Whether a path reaches its file without passing through a symbolic link.
+fn is_own_path(path: &Path) -> bool {
+    let Ok(absolute) = std::path::absolute(path) else {
+        return false;
+    };
+    let mut plain = PathBuf::new();
+    for part in absolute.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                plain.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => plain.push(other),
+        }
+    }
+    path.canonicalize().is_ok_and(|real| real == plain)
+}
+
 /// Whether `dir` holds a manifest (`SKILL.md`, or a misspelling of it that the loader
 /// accepts and SG114 reports).
 fn has_manifest(dir: &Path) -> bool {
@@ -199,6 +269,53 @@ mod tests {
             .expect("link");
         let found = skills(&pack).expect("skills");
         assert_eq!(rels(&pack, &found), ["skills/a"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_skill_named_through_a_linked_folder_and_its_own_is_listed_once_under_its_own() {
+        let dir = tree(&[".agents/skills/a/SKILL.md", ".agents/skills/b/SKILL.md"]);
+        fs::create_dir_all(dir.path().join(".git")).expect("mkdir");
+        std::os::unix::fs::symlink(".agents/skills", dir.path().join(".claude")).expect("link");
+        let claude = dir.path().join(".claude");
+        let agents = dir.path().join(".agents/skills");
+        let listed = |paths: &[PathBuf]| -> Vec<String> {
+            skills_of(paths)
+                .into_iter()
+                .map(|r| {
+                    let p = r.expect("a skill");
+                    p.strip_prefix(dir.path())
+                        .expect("below")
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect()
+        };
+        // The linked folder first: its skills keep their place, under their own paths.
+        assert_eq!(
+            listed(&[claude.clone(), agents.clone()]),
+            [".agents/skills/a", ".agents/skills/b"]
+        );
+        // One skill by its manifest through the link and by its folder.
+        assert_eq!(
+            listed(&[claude.join("a/SKILL.md"), agents.join("a")]),
+            [".agents/skills/a"]
+        );
+        // Only through the link: kept as given.
+        assert_eq!(listed(&[claude.join("b")]), [".claude/b"]);
+        // Two different skills stay two.
+        assert_eq!(
+            listed(&[agents.join("b"), claude.join("a")]),
+            [".agents/skills/b", ".claude/a"]
+        );
+    }
+
+    #[test]
+    fn a_path_that_names_nothing_keeps_its_place_among_the_others() {
+        let dir = tree(&["a/SKILL.md"]);
+        let found = skills_of(&[dir.path().join("gone"), dir.path().join("a")]);
+        assert!(matches!(found[0], Err(LoadError::NotFound { .. })));
+        assert_eq!(found[1].as_ref().expect("a skill"), &dir.path().join("a"));
     }
 
     #[test]

@@ -118,11 +118,11 @@ impl Document {
         let mut heading: Option<(u8, usize, String)> = None;
         let mut code: Option<OpenCode> = None;
 
-        let options = Options::ENABLE_TABLES
-            | Options::ENABLE_STRIKETHROUGH
-            | Options::ENABLE_TASKLISTS
-            | Options::ENABLE_FOOTNOTES;
-        for (event, span) in Parser::new_ext(body, options).into_offset_iter() {
+        // Fences nested in a tagged block are read as part of it (see `nested_fences`); the
+        // parse reads a copy with them masked, and every span still points into `text`.
+        let read = nested_fences(body);
+        let read = read.as_deref().unwrap_or(body);
+        for (event, span) in Parser::new_ext(read, OPTIONS).into_offset_iter() {
             let span = span.start + base..span.end + base;
             match event {
                 Event::Start(Tag::Heading { level, .. }) => {
@@ -348,6 +348,131 @@ impl Document {
     }
 }
 
+/// The markdown extensions every document is read with.
+const OPTIONS: Options = Options::ENABLE_TABLES
+    .union(Options::ENABLE_STRIKETHROUGH)
+    .union(Options::ENABLE_TASKLISTS)
+    .union(Options::ENABLE_FOOTNOTES);
+
+/// How many nested fences one document may have masked; past it the rest is read as
+/// CommonMark reads it.
+const MAX_NESTED: usize = 64;
+
+/// A copy of `body` in which fences nested inside a tagged block are masked, or `None` when
+/// there are none.
+///
+/// Authors put a fenced example inside a block (a Python string holding a README with a
+/// ```` ```bash ```` block, a markdown template with its own fences) without lengthening the
+/// outer fence. CommonMark then ends the outer block at the inner block's closing fence, and
+/// the outer closing fence opens a new block that swallows the rest of the document. The
+/// shape is read from pulldown-cmark's own blocks: a tagged block whose code holds a line
+/// opening a fence with an info string, which the parser could not take as a closing one,
+/// followed by an untagged block opened by a bare fence of the same kind (the outer block's
+/// real closing fence). The inner opening and closing fences are masked with characters of
+/// the same length, so the block runs to its own closing fence and offsets do not move.
+fn nested_fences(body: &str) -> Option<String> {
+    let mut masked: Option<String> = None;
+    for _ in 0..MAX_NESTED {
+        let read = masked.as_deref().unwrap_or(body);
+        let Some(lines) = first_nested(read) else {
+            break;
+        };
+        let mut bytes = masked
+            .take()
+            .unwrap_or_else(|| body.to_owned())
+            .into_bytes();
+        for range in lines {
+            for b in &mut bytes[range] {
+                if matches!(*b, b'`' | b'~') {
+                    *b = b'\'';
+                }
+            }
+        }
+        // Only ASCII fence characters were replaced by an ASCII character.
+        masked = Some(String::from_utf8(bytes).ok()?);
+    }
+    masked
+}
+
+/// The fence runs of the first nested opening and closing fence in `text` (see
+/// [`nested_fences`]).
+fn first_nested(text: &str) -> Option<[Range<usize>; 2]> {
+    // Fenced blocks as (opening fence, whether tagged, code range, block range).
+    let mut blocks: Vec<(String, bool, Option<Range<usize>>, Range<usize>)> = Vec::new();
+    let mut open: Option<(String, bool, usize, Option<Range<usize>>)> = None;
+    for (event, span) in Parser::new_ext(text, OPTIONS).into_offset_iter() {
+        match event {
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                let fence = fence_of(&text[span.clone()]).to_owned();
+                open = Some((fence, !info.trim().is_empty(), span.start, None));
+            }
+            Event::Text(_) => {
+                if let Some((_, _, _, code)) = open.as_mut() {
+                    let start = code.as_ref().map_or(span.start, |c| c.start);
+                    *code = Some(start..span.end);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                if let Some((fence, tagged, start, code)) = open.take() {
+                    blocks.push((fence, tagged, code, start..span.end));
+                }
+            }
+            _ => {}
+        }
+    }
+    for pair in blocks.windows(2) {
+        let [
+            (fence, tagged, code, range),
+            (next_fence, next_tagged, _, next),
+        ] = pair
+        else {
+            continue;
+        };
+        let Some(code) = code else { continue };
+        let closes = next_fence.starts_with(&fence[..1]) && next_fence.len() >= fence.len();
+        if !*tagged || *next_tagged || !closes || !has_closing_fence(&text[range.clone()]) {
+            continue;
+        }
+        let mut at = code.start;
+        let found = text[code.clone()].split_inclusive('\n').find_map(|line| {
+            let start = at;
+            at += line.len();
+            let trimmed = line.trim_start_matches([' ', '\t', '>']);
+            let run = fence_of(trimmed);
+            let info = trimmed[run.len()..].trim();
+            (run.len() >= fence.len() && run.starts_with(&fence[..1]) && !info.is_empty()).then(
+                || {
+                    let lead = line.len() - trimmed.len();
+                    start + lead..start + lead + run.len()
+                },
+            )
+        });
+        let Some(opener) = found else { continue };
+        // The block's own closing fence closed the nested one.
+        let tail = &text[range.clone()];
+        let last = tail.trim_end_matches(['\n', '\r']);
+        let line_start = last.rfind('\n').map_or(0, |i| i + 1);
+        let trimmed = &last[line_start..];
+        let lead = trimmed.len() - trimmed.trim_start_matches([' ', '\t', '>']).len();
+        let close = range.start + line_start + lead;
+        let close = close..close + fence_of(&text[close..]).len();
+        if next.start > close.end {
+            return Some([opener, close]);
+        }
+    }
+    None
+}
+
+/// The run of fence characters a line starts with (empty when it starts with neither).
+fn fence_of(line: &str) -> &str {
+    let line = line.trim_start_matches([' ', '\t', '>']);
+    let Some(c) = line.chars().next().filter(|c| matches!(c, '`' | '~')) else {
+        return "";
+    };
+    let end = line.find(|x| x != c).unwrap_or(line.len());
+    &line[..end]
+}
+
 /// Whether a fenced block's source ends with a fence that closes its opening fence. The
 /// block's lines carry the markers of the containers it sits in (`> ` of a blockquote, a
 /// list item's indent), which are not part of the fence.
@@ -414,6 +539,52 @@ mod tests {
         let doc = parse(text);
         let closed: Vec<bool> = doc.code_blocks.iter().map(|b| b.closed).collect();
         assert_eq!(closed, [true, true, false]);
+    }
+
+    #[test]
+    fn a_fence_nested_in_a_tagged_block_stays_inside_it() {
+        let text = "# Docs\n\n```python\nREADME = \"\"\"\n```bash\npip install tool\n```\n\"\"\"\nprint(README)\n```\n\nNever guess.\n";
+        let doc = parse(text);
+        assert_eq!(doc.code_blocks.len(), 1, "{:?}", doc.code_blocks);
+        let block = &doc.code_blocks[0];
+        assert_eq!(block.lang.as_deref(), Some("python"));
+        assert!(block.closed);
+        assert_eq!(
+            &text[block.content.clone()],
+            "README = \"\"\"\n```bash\npip install tool\n```\n\"\"\"\nprint(README)\n"
+        );
+        let lines: Vec<_> = doc.prose_lines.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(lines, ["# Docs", "Never guess."]);
+    }
+
+    #[test]
+    fn fences_that_close_and_open_blocks_are_not_nested() {
+        // Two blocks one after the other, and a tagged block followed by prose and a
+        // tagged block: CommonMark's reading.
+        for text in [
+            "```python\na = 1\n```\n\n```\nplain\n```\n",
+            "```python\na = 1\n```\ntext\n\n```sh\nls\n```\n",
+            // A longer outer fence already holds the inner one.
+            "````markdown\n```bash\nls\n```\n````\n\n```\nplain\n```\n",
+        ] {
+            let doc = parse(text);
+            assert_eq!(doc.code_blocks.len(), 2, "{text}");
+            assert!(doc.code_blocks.iter().all(|b| b.closed), "{text}");
+        }
+        // A tagged block and a plain one before the nested shape do not hide it.
+        let text = "```markdown\n# A\n```\n\n```\nplain\n```\n\n```markdown\n# B\n```bash\nls\n```\nmore\n```\n\nNever guess.\n";
+        let doc = parse(text);
+        assert_eq!(doc.code_blocks.len(), 3, "{:?}", doc.code_blocks);
+        assert!(doc.code_blocks.iter().all(|b| b.closed));
+        let lines: Vec<_> = doc.prose_lines.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(lines, ["Never guess."]);
+        // An inner block in a tagged block with no closing fence after it is left as
+        // CommonMark reads it: the outer block ends at the inner closing fence.
+        let text = "```python\nx = 1\n```bash\nls\n```\nafter\n";
+        let doc = parse(text);
+        assert_eq!(doc.code_blocks.len(), 1);
+        let lines: Vec<_> = doc.prose_lines.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(lines, ["after"]);
     }
 
     #[test]

@@ -295,7 +295,7 @@ pub fn resolve(skill: &Skill, dir: &str, written: &str, in_code: bool) -> Option
         &[dir, ""]
     };
     for base in bases {
-        let Some(rel) = normalize_rel(base, path) else {
+        let Some(rel) = normalize_rel(base, path).or_else(|| reentering(skill, base, path)) else {
             continue;
         };
         let rel = rel.trim_end_matches('/');
@@ -317,11 +317,33 @@ pub fn resolve(skill: &Skill, dir: &str, written: &str, in_code: bool) -> Option
     }
     // Nothing found: reported from the document's folder, as a reader resolves it.
     let base = if anchored { "" } else { dir };
-    Some(match normalize_rel(base, path) {
-        None => Target::Outside(written.to_owned()),
-        Some(rel) if rel.contains('*') => Target::Glob(rel, Vec::new()),
-        Some(rel) => Target::Missing(rel.trim_end_matches('/').to_owned()),
-    })
+    Some(
+        match normalize_rel(base, path).or_else(|| reentering(skill, base, path)) {
+            None => Target::Outside(written.to_owned()),
+            Some(rel) if rel.contains('*') => Target::Glob(rel, Vec::new()),
+            Some(rel) => Target::Missing(rel.trim_end_matches('/').to_owned()),
+        },
+    )
+}
+
+/// A path that climbs out of the skill folder and comes back into it
+/// (`../my-skill/references/a.md` written in `my-skill/SKILL.md`), relative to the folder;
+/// read without touching the disk.
+fn reentering(skill: &Skill, base: &str, path: &str) -> Option<String> {
+    let mut root = PathBuf::new();
+    for part in std::path::absolute(&skill.root).ok()?.components() {
+        match part {
+            Component::ParentDir => {
+                root.pop();
+            }
+            Component::CurDir => {}
+            other => root.push(other),
+        }
+    }
+    let found = lexical_join(&lexical_join(&root, base)?, path)?;
+    let rel = found.strip_prefix(&root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    Some(parts?.join("/"))
 }
 
 /// A document that is material for the user's own files rather than guidance for the agent:

@@ -354,6 +354,7 @@ fn fix_never_damages_a_skill() {
     fix_never_damages(&fixtures.join("skills"));
     if let Some(corpus) = std::env::var_os("SKILLGATE_FIX_CORPUS").map(std::path::PathBuf::from) {
         eprintln!("fix_never_damages_a_skill: also over {}", corpus.display());
-        fix_never_damages(&corpus);
+        let fixed = fix_never_damages(&corpus);
+        eprintln!("fix_never_damages_a_skill: --fix changed {fixed} skills there");
     }
 }

@@ -483,3 +483,73 @@ fn a_pack_skill_linking_the_repository_gets_a_warning_and_linked_skills_are_chec
         .count();
     assert_eq!(api, 1, "{out}");
 }
+
+/// `check` and `audit` given a skill through a linked folder and through its own folder
+/// (`.claude/skills` linked to `.agents/skills`, as repositories keep one copy for two
+/// clients) report it once, under its own path, with no set finding against itself.
+#[cfg(unix)]
+#[test]
+fn a_skill_named_twice_through_a_linked_folder_is_reported_once() {
+    use super::support::{run_in, tree};
+    let dir = tree(&[
+        (
+            ".agents/skills/api/SKILL.md",
+            "---\nname: api\ndescription: Changes API routes. Use when a route changes.\n---\nRun the API tests before a change.\nNever edit `openapi.json` by hand.\n",
+        ),
+        (
+            ".agents/skills/docs/SKILL.md",
+            "---\nname: docs\ndescription: Writes user guides. Use when a feature ships.\n---\nWrite the guides in plain words.\nNever guess.\n",
+        ),
+    ]);
+    std::fs::create_dir(dir.path().join(".git")).expect(".git");
+    std::fs::create_dir(dir.path().join(".claude")).expect("mkdir");
+    std::os::unix::fs::symlink("../.agents/skills", dir.path().join(".claude/skills"))
+        .expect("symlink");
+    let (code, out, err) = run_in(
+        dir.path(),
+        &[
+            "check",
+            ".claude/skills",
+            ".agents/skills",
+            "-f",
+            "concise",
+            "--fail-on",
+            "never",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let verdicts: Vec<&str> = out.lines().filter(|l| l.contains(": verdict ")).collect();
+    assert_eq!(verdicts.len(), 2, "{out}");
+    assert!(
+        verdicts[0].starts_with(".agents/skills/api/SKILL.md"),
+        "{out}"
+    );
+    assert!(
+        verdicts[1].starts_with(".agents/skills/docs/SKILL.md"),
+        "{out}"
+    );
+    let (_, out, err) = run_in(
+        dir.path(),
+        &["audit", ".claude/skills", ".agents/skills", "-f", "json"],
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    let paths: Vec<&str> = json["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .filter_map(|s| s["path"].as_str())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ".agents/skills/api/SKILL.md",
+            ".agents/skills/docs/SKILL.md"
+        ],
+        "{out}"
+    );
+    assert!(
+        !out.contains("SG70"),
+        "no set finding of a skill against itself: {out}"
+    );
+}

@@ -109,19 +109,42 @@ pub const PINNED_EXACT_NAME: Rule = Rule {
     name: "pinned-exact-name",
     severity: Severity::Warning,
     summary: "The skill pins an exact name or string the agent must use",
-    what: "Flags wording like \"always name it\", \"use exactly\", \"must be called\".",
+    what: "Flags wording like \"always name it\", \"use exactly\", \"must be called\", \
+           but not a function's call (\"`init()` must be called first\", \"must be called in \
+           `main`\").",
     why: "Pinned strings cause retry lock-in: when a test expects something else, the agent \
           keeps reproducing the pinned text on every attempt instead of adapting.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nThe output file must be called notes_final.md.\n",
     passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nName the output file after the project's existing convention.\n",
     check: |cx, out| {
+        let text = &cx.skill.source.text;
         for span in prose_matches(cx.skill, &PINNED) {
+            if is_invocation(&text[..span.start], &text[span.clone()], &text[span.end..]) {
+                continue;
+            }
             let phrase = cx.skill.source.text[span.clone()].to_owned();
             out.report(&cx.skill.source, span, format!("\"{phrase}\" pins an exact string"))
                 .help("say what the name must achieve, or defer to the task and the repository's conventions");
         }
     },
 };
+
+/// What follows "must be called" when it speaks of invoking a function, not naming a thing
+/// (`init()` must be called in `main`, must be called before the first request).
+static CALLED_WHERE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^[ \t]+(in|inside|within|from|before|after|when|whenever|once|twice|first|again|on|at|by|during|for|each|every|exactly once|only|to)\b")
+        .expect("valid regex")
+});
+
+/// Whether a "must be called" match speaks of calling a function: a place or time of the
+/// call follows, or the subject is code written as a call (`` `init()` must be called ``).
+fn is_invocation(before: &str, phrase: &str, after: &str) -> bool {
+    if !phrase.ends_with("called") {
+        return false;
+    }
+    let subject = before.trim_end().trim_end_matches(['*', '_']);
+    CALLED_WHERE.is_match(after) || (subject.ends_with('`') && subject.ends_with(")`"))
+}
 
 static STALE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u)\b(as of ([A-Za-z0-9_]+ )?(19|20)[0-9][0-9]|as of (now|today|this writing)|currently|at the time of writing|the latest (version|release|stable)|latest stable|recently|nowadays|these days|newest version|brand[- ]new|(in|since) the last (few )?(months|weeks|years)|this year|next year|upcoming release)\b")
@@ -134,6 +157,12 @@ static RECENT_PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// What a release makes brand new, as opposed to a thing the agent has just created.
+static BRAND_NEW_RELEASE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[ \t]+(features?|apis?|releases?|versions?|syntax|hooks?|methods?|functions?|options?|flags?|frameworks?|librar(y|ies)|tools?|models?|standards?|specs?|specifications?|capabilit(y|ies))\b")
+        .expect("valid regex")
+});
+
 /// SG303.
 pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
     code: "SG303",
@@ -142,8 +171,9 @@ pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
     summary: "The skill makes a claim that goes stale",
     what: "Flags \"as of 2024\", \"currently\", \"the latest version\", \"recently\" and \
            similar wording, but not a word that describes instead of claiming \
-           (\"recently modified code\", \"currently-invoked\") nor a cell of a table (a \
-           version table's \"latest stable\" row).",
+           (\"recently modified code\", \"currently-invoked\", \"a brand-new app\" the \
+           agent has just made) nor a cell of a table (a version table's \"latest stable\" \
+           row).",
     why: "Skills outlive the moment they were written; \"the latest version\" becomes a \
           version mismatch, which measurably makes agents worse.",
     fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the latest version of the formatter.\n",
@@ -155,6 +185,18 @@ pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
             let after = text[span.end..].to_ascii_lowercase();
             if after.starts_with('-') || RECENT_PARTICIPLE.is_match(&after) {
                 continue;
+            }
+            // "a brand-new app" is one just made; only a release can be brand new and stale.
+            let phrase = text[span.clone()].to_ascii_lowercase();
+            if phrase.starts_with("brand") && !BRAND_NEW_RELEASE.is_match(&after) {
+                let before = text[..span.start].to_ascii_lowercase();
+                let before = before.trim_end().trim_end_matches(['*', '_']).trim_end();
+                let predicate = [" is", " are", " was", " were"]
+                    .iter()
+                    .any(|w| before.ends_with(w));
+                if !predicate {
+                    continue;
+                }
             }
             // A table row ("| Node | latest stable |") names a channel to pick, beside the
             // versions the table lists.

@@ -93,7 +93,11 @@ pub const TOOL_CONFLICT: Rule = Rule {
            configuration and dependencies, RSpec or Minitest by the test helper. Commands the \
            skill only shows (a blockquote, a table row, a counter-example, a legacy, gated or \
            migration section) and queries that change nothing (`npm view`, `pip index \
-           versions`, `pip show`) are not read. One finding per tool.",
+           versions`, `pip show`) are not read. A command offered as one of several is left \
+           alone: in a skill that also runs the project's own tool (a section per package \
+           manager), on a line that names a lockfile (\"`yarn.lock` exists → `yarn nx`\"), or \
+           with a comment offering another (`pnpm install  # or npm install`). One finding \
+           per tool.",
     why: "`npm install` in a pnpm repository writes a second lockfile; `jest` in a vitest \
           repository runs nothing. Agents follow the skill's commands literally.",
     fires: r#"==> SKILL.md <==

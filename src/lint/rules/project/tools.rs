@@ -38,6 +38,40 @@ static SETUP: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// Lockfiles that tell which package manager a project uses: a line naming one is a
+/// detection branch (`` `yarn.lock` exists → `yarn nx` ``), not an instruction.
+const LOCKFILES: &[&str] = &[
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "pnpm-lock.yaml",
+    "yarn.lock",
+    "bun.lock",
+    "bun.lockb",
+    "uv.lock",
+    "poetry.lock",
+    "pipfile.lock",
+];
+
+/// Whether a command is one of several alternatives: its line names a lockfile (a
+/// detection branch), or a comment on it offers another tool of its family
+/// (`pnpm install   # or npm install / yarn install`).
+fn is_alternative(line: &str, command: &str, family: &[&str]) -> bool {
+    let lower = line.to_ascii_lowercase();
+    if LOCKFILES.iter().any(|l| lower.contains(l)) {
+        return true;
+    }
+    let Some((_, comment)) = command.split_once(" #") else {
+        return false;
+    };
+    let comment = comment.to_ascii_lowercase();
+    comment
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w == "or")
+        && comment
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|w| family.contains(&w))
+}
+
 /// Package-manager commands that only read (`npm view react version`, `pip index versions
 /// x`, `pip show`, `npm ls`): they change nothing in the project, whichever manager it uses.
 fn is_query(command: &str) -> bool {
@@ -135,7 +169,10 @@ fn tool_of(command: &str) -> Option<&'static str> {
 /// spans of the analysis: shell and console blocks line by line, and inline code. What the
 /// skill only shows (a blockquote, a table row, a counter-example) or keeps for readers on
 /// another setup (a gated, legacy or migration section) is left out.
-fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s str)> {
+/// The commands the skill tells the agent to run, in SKILL.md and every file it names: each
+/// command's span, its text and the source line it stands on (for inline code, the prose
+/// line around it).
+fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s str, &'s str)> {
     let mut lines = Vec::new();
     for (base, source, doc) in analysis.documents(skill) {
         let text = &source.text;
@@ -178,7 +215,7 @@ fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s st
                     for part in line.split("&&").flat_map(|p| p.split(';')) {
                         let start = at + (part.as_ptr() as usize - line.as_ptr() as usize);
                         let end = start + part.trim_end().len();
-                        lines.push((span(base, start, end), part));
+                        lines.push((span(base, start, end), part, line));
                     }
                 }
                 at += line.len();
@@ -192,7 +229,11 @@ fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s st
                 && told(range.start)
                 && !among_alternatives(text, range.clone())
             {
-                lines.push((span(base, range.start, range.end), code));
+                let from = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
+                let to = text[range.end..]
+                    .find('\n')
+                    .map_or(text.len(), |i| range.end + i);
+                lines.push((span(base, range.start, range.end), code, &text[from..to]));
             }
         }
     }
@@ -268,9 +309,13 @@ pub(super) fn tool_conflict(cx: &Context<'_>, out: &mut Emitter) {
         .chain(&tools.test_runner)
         .chain(&tools.build_tool)
         .collect();
-    let mut reported = HashSet::new();
     let analysis = cx.analysis();
-    for (span, line) in command_lines(cx.skill, analysis) {
+    let commands = command_lines(cx.skill, analysis);
+    // A skill that also runs the project's own tool of a family offers the others as
+    // alternatives (a section per package manager), not as the way to work.
+    let runs: HashSet<&str> = commands.iter().filter_map(|(_, c, _)| tool_of(c)).collect();
+    let mut reported = HashSet::new();
+    for (span, line, source_line) in commands {
         let Some(tool) = tool_of(line) else {
             continue;
         };
@@ -281,7 +326,13 @@ pub(super) fn tool_conflict(cx: &Context<'_>, out: &mut Emitter) {
             .iter()
             .filter(|t| family.contains(&t.name.as_str()))
             .collect();
-        if theirs.is_empty() || theirs.iter().any(|t| t.name == tool) || !reported.insert(tool) {
+        if theirs.is_empty()
+            || theirs
+                .iter()
+                .any(|t| t.name == tool || runs.contains(t.name.as_str()))
+            || is_alternative(source_line, line, family)
+            || !reported.insert(tool)
+        {
             continue;
         }
         let mut names: Vec<&str> = theirs.iter().map(|t| t.name.as_str()).collect();
@@ -346,5 +397,18 @@ mod tests {
         assert!(among_alternatives(prose, at("`npm test`")));
         assert!(among_alternatives(prose, at("`cargo test`")));
         assert!(!among_alternatives(prose, at("`npm run build`")));
+    }
+
+    #[test]
+    fn detection_branches_and_commented_alternatives_are_not_instructions() {
+        let npm = &["npm", "pnpm", "yarn", "bun"][..];
+        let branch = "   - `yarn.lock` exists → `yarn nx`";
+        assert!(is_alternative(branch, "yarn nx", npm));
+        let line = "pnpm install   # or npm install / yarn install";
+        assert!(is_alternative(line, line, npm));
+        // A comment that offers nothing else, and a plain command, are instructions.
+        let line = "pnpm install   # installs everything";
+        assert!(!is_alternative(line, line, npm));
+        assert!(!is_alternative("Run `pnpm nx list`.", "pnpm nx list", npm));
     }
 }

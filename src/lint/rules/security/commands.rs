@@ -963,7 +963,11 @@ fn named_key_sent(scan: &Scan<'_>, command: &Command) -> Option<String> {
                 "x-auth",
             ]
             .iter()
-            .any(|h| lower.contains(h)));
+            .any(|h| lower.contains(h))
+            // A header named for a key (`DD-APPLICATION-KEY:`, `Ocp-Apim-Subscription-Key:`).
+            || lower
+                .split_once(':')
+                .is_some_and(|(name, _)| name.trim_end().ends_with("key")));
         let place = if header { Place::Auth } else { Place::Body };
         found = flow::stolen(&Secret::Key(key), place, host.as_deref());
         if found.is_some() {

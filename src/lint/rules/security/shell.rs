@@ -145,6 +145,11 @@ impl Reader {
             };
             let counter = whole || quoted::shown_at(text, doc, block.range.start, true).is_some();
             match block_language(block.lang.as_deref(), code) {
+                Some(BlockLang::Shell) if block.lang.is_none() => {
+                    // An untagged block may hold a list or notes rather than commands.
+                    let code = without_list_lines(code);
+                    self.shell(file, block.content.start, &code, counter, Origin::Block);
+                }
                 Some(BlockLang::Shell) => {
                     self.shell(file, block.content.start, code, counter, Origin::Block);
                 }
@@ -338,6 +343,37 @@ fn block_language(tag: Option<&str>, code: &str) -> Option<BlockLang> {
         None => Some(BlockLang::Shell),
         _ => None,
     }
+}
+
+/// `code` with the markers of its list items (`- `, `* `, `1. `) blanked in place: in an
+/// untagged block a list is written in a fence, and its items are not commands named `-`
+/// or `1.`; what an item says is still read.
+fn without_list_lines(code: &str) -> std::borrow::Cow<'_, str> {
+    let marker = |line: &str| -> Option<std::ops::Range<usize>> {
+        let word = line.split_whitespace().next()?;
+        let numbered = word
+            .strip_suffix(['.', ')'])
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+        let is_marker = matches!(word, "-" | "*" | "+") || numbered;
+        let start = line.len() - line.trim_start().len();
+        (is_marker && line.trim().len() > word.len()).then(|| start..start + word.len())
+    };
+    if !code.lines().any(|l| marker(l).is_some()) {
+        return std::borrow::Cow::Borrowed(code);
+    }
+    let mut blanked = String::with_capacity(code.len());
+    for line in code.split_inclusive('\n') {
+        match marker(line) {
+            // The marker is ASCII, so blanking it keeps every offset.
+            Some(range) => {
+                blanked.push_str(&line[..range.start]);
+                blanked.push_str(&" ".repeat(range.len()));
+                blanked.push_str(&line[range.end..]);
+            }
+            None => blanked.push_str(line),
+        }
+    }
+    std::borrow::Cow::Owned(blanked)
 }
 
 /// Parses `code`, making the parser on first use.
