@@ -255,6 +255,31 @@ pub const CREDENTIAL_EXFILTRATION: Rule = Rule {
                     );
                 }
                 finding.help("never send credentials anywhere; if the skill needs a service, have the user configure its token");
+            } else if let Some((variable, printer)) = encoded_environment_value(scan, command) {
+                let finding = report_told(
+                    out,
+                    scan,
+                    command.at.file,
+                    command.at.span.clone(),
+                    format!(
+                        "`{}` sends `${variable}`, a value the skill never sets, encoded so \
+                         that no one reading the request sees it",
+                        command.name()
+                    ),
+                    command.counter_example,
+                );
+                if !command.counter_example {
+                    finding.severity(Severity::Warning);
+                }
+                finding
+                    .related(
+                        scan.files[printer.at.file].source,
+                        printer.at.span.clone(),
+                        format!("`${variable}` comes from the environment the agent runs in"),
+                    )
+                    .help(
+                        "send only data the skill produces, in the clear; never environment values",
+                    );
             }
         }
         for facts in &scan.python {
@@ -276,6 +301,34 @@ pub const CREDENTIAL_EXFILTRATION: Rule = Rule {
                 }
                 finding
                     .help("never send credentials anywhere; if the skill needs a service, have the user configure its token");
+            }
+            for (span, names, collection) in &facts.harvests {
+                let listed = names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let finding = report_told(
+                    out,
+                    scan,
+                    facts.file,
+                    span.clone(),
+                    format!(
+                        "packs credentials of several services ({listed}) into one payload; \
+                         where it goes is not in view"
+                    ),
+                    facts.counter_example,
+                );
+                if !facts.counter_example {
+                    finding.severity(Severity::Warning);
+                }
+                finding
+                    .related(
+                        scan.files[facts.file].source,
+                        collection.clone(),
+                        "the credentials are collected from the environment here",
+                    )
+                    .help("read each key where it is used, for the service it is named for; never gather them into one payload");
             }
         }
     },
@@ -926,11 +979,36 @@ fn named_key_sent(scan: &Scan<'_>, command: &Command) -> Option<String> {
             .iter()
             .any(|a| a.at.file == command.at.file && a.name == name)
     };
-    let secret_in = |text: &str| -> Option<String> {
+    let named_in = |text: &str| -> Option<String> {
         VARIABLE_REFERENCE
             .captures_iter(text)
             .map(|c| c[1].to_owned())
             .find(|name| flow::is_secret_name(name) && !assigned(name))
+    };
+    // `credential=${v}`, `"token": "$v"`: a value the skill never sets, under a label that
+    // says it is a credential, is judged as a key of that name.
+    let labelled_in = |text: &str| -> Option<(String, String)> {
+        CREDENTIAL_LABEL
+            .captures_iter(text)
+            .find(|c| {
+                flow::is_secret_name(&c[1])
+                    && !flow::is_secret_name(&c[2])
+                    && !sets_variable(scan, command.at.file, &c[2])
+            })
+            .map(|c| {
+                let shown = format!("`${}` under the label `{}`", &c[2], &c[1]);
+                (c[1].to_owned(), shown)
+            })
+    };
+    // The key to judge, and how the message names it.
+    let secret_in = |text: &str| {
+        named_in(text)
+            .map(|k| (k.clone(), format!("`{k}`")))
+            .or_else(|| labelled_in(text))
+    };
+    let judge = |(key, shown): (String, String), place: Place, host: Option<&str>| {
+        flow::stolen(&Secret::Key(key.clone()), place, host)
+            .map(|m| m.replacen(&format!("`{key}`"), &shown, 1))
     };
     let args = command.args();
     let name = command.name();
@@ -939,7 +1017,7 @@ fn named_key_sent(scan: &Scan<'_>, command: &Command) -> Option<String> {
             .iter()
             .filter(|a| !a.text.starts_with(['-', '@']))
             .find_map(|a| secret_in(&a.text))?;
-        return Some(format!("`{key}` inside a DNS name"));
+        return Some(format!("{} inside a DNS name", key.1));
     }
     let host = args.iter().find_map(|a| flow::host_of(&a.text));
     let mut found = None;
@@ -965,7 +1043,7 @@ fn named_key_sent(scan: &Scan<'_>, command: &Command) -> Option<String> {
             .iter()
             .any(|h| lower.contains(h)));
         let place = if header { Place::Auth } else { Place::Body };
-        found = flow::stolen(&Secret::Key(key), place, host.as_deref());
+        found = judge(key, place, host.as_deref());
         if found.is_some() {
             return found;
         }
@@ -979,10 +1057,114 @@ fn named_key_sent(scan: &Scan<'_>, command: &Command) -> Option<String> {
             .args()
             .iter()
             .find_map(|a| secret_in(&a.text))
-            .and_then(|key| flow::stolen(&Secret::Key(key), Place::Body, host.as_deref()));
+            .and_then(|key| judge(key, Place::Body, host.as_deref()));
         found.is_some()
     });
     found
+}
+
+/// A field label that says its value is a credential, and the variable it is given
+/// (`credential=${v}`, `"api_key": "$v"`, `password: $v`).
+static CREDENTIAL_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:^|[^A-Za-z0-9_$])([A-Za-z][A-Za-z0-9_-]*)["']?[ \t]*[=:][ \t]*["']?\$\{?([A-Za-z_][A-Za-z0-9_]*)"#,
+    )
+    .expect("valid regex")
+});
+
+/// Variables the shell itself or the agent's session defines: their values are not
+/// secrets the skill reaches for.
+const SHELL_VARIABLES: &[&str] = &[
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "PWD",
+    "OLDPWD",
+    "PATH",
+    "SHELL",
+    "TMPDIR",
+    "HOSTNAME",
+    "LANG",
+    "TERM",
+    "RANDOM",
+    "LINENO",
+    "SECONDS",
+    "UID",
+    "EUID",
+    "PPID",
+    "IFS",
+    "BASH_SOURCE",
+    "BASHPID",
+    "OSTYPE",
+    "HOSTTYPE",
+    "REPLY",
+    "OPTARG",
+    "OPTIND",
+];
+
+/// Whether the skill sets `name` itself in the same file (an assignment, a `for` loop,
+/// `read`), or the shell defines it: otherwise its value comes from the environment the
+/// agent runs in.
+fn sets_variable(scan: &Scan<'_>, file: usize, name: &str) -> bool {
+    SHELL_VARIABLES.contains(&name)
+        || scan
+            .assignments
+            .iter()
+            .any(|a| a.at.file == file && a.name == name)
+        || scan.commands.iter().any(|c| {
+            c.at.file == file
+                && matches!(c.name(), "read" | "getopts" | "mapfile" | "readarray")
+                && c.args().iter().any(|w| w.text == name)
+        })
+}
+
+/// Text encoders that keep the data but hide it from whoever reads the traffic or the
+/// logs (`base64`, `xxd`, `od`); compression is left out, it has its own reasons.
+fn is_encoder(command: &Command) -> bool {
+    let args = command.args();
+    match command.name() {
+        "base64" | "base32" | "basenc" => !is_decoder(command),
+        "xxd" | "od" | "hexdump" => !args.iter().any(|a| a.text.starts_with("-r")),
+        "openssl" => args.iter().any(|a| a.text == "base64") && !is_decoder(command),
+        _ => false,
+    }
+}
+
+/// `echo "${v}" | base64 | curl --data @- …`: a value the skill never sets (the agent's
+/// environment supplies it), encoded and fed to a network command: the variable and the
+/// command that prints it.
+fn encoded_environment_value<'s>(
+    scan: &'s Scan<'_>,
+    command: &Command,
+) -> Option<(String, &'s Command)> {
+    if !SENDERS.contains(&command.name()) || RESOLVERS.contains(&command.name()) {
+        return None;
+    }
+    let mut encoded = false;
+    fed_by(scan, command, |c| {
+        encoded |= c.pipeline.is_some() && is_encoder(c);
+        false
+    });
+    if !encoded {
+        return None;
+    }
+    let mut found: Option<(String, *const Command)> = None;
+    fed_by(scan, command, |c| {
+        if found.is_some() || !matches!(c.name(), "echo" | "printf") || c.pipeline.is_none() {
+            return false;
+        }
+        found = c
+            .args()
+            .iter()
+            .flat_map(|a| VARIABLE_REFERENCE.captures_iter(&a.text))
+            .map(|m| m[1].to_owned())
+            .find(|v| !sets_variable(scan, c.at.file, v))
+            .map(|v| (v, c as *const Command));
+        found.is_some()
+    });
+    let (variable, printer) = found?;
+    let printer = scan.commands.iter().find(|c| std::ptr::eq(*c, printer))?;
+    Some((variable, printer))
 }
 
 /// A credential read whose output was redirected into a file the command then sends, in any

@@ -162,6 +162,12 @@ fn service_parts(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The service a key's name names (`openai` for `OPENAI_API_KEY`), empty for a generic
+/// name (`API_KEY`, `DATABASE_URL`).
+pub(crate) fn service_of(name: &str) -> String {
+    service_parts(name).join("_")
+}
+
 /// The host of a URL (`https://api.x.com:443/v1` -> `api.x.com`).
 pub(crate) fn host_of(url: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
