@@ -27,6 +27,8 @@ pub(crate) struct PyFacts {
     /// Credentials of several services gathered into one structure that is then
     /// serialized or encoded: the serializing call, the names read, and the structure.
     pub harvests: Vec<(Range<usize>, Vec<String>, Range<usize>)>,
+    /// Decoder calls given a literal that decodes to a URL: the call and the URL.
+    pub decoded_addresses: Vec<(Range<usize>, String)>,
 }
 
 /// Calls that run a shell command given as a string or a list of words.
@@ -213,6 +215,16 @@ pub(super) fn read(
                     .exfiltration
                     .push((source.span(call), what, Some(t.at)));
             }
+        }
+        // `base64.b64decode("aHR0cHM6…")`: an address kept out of the reader's sight.
+        if DECODERS
+            .iter()
+            .any(|d| name.ends_with(d) && d.contains("b64"))
+            && let Some(first) = args.and_then(|a| a.named_child(0))
+            && let Some(content) = string_content(first)
+            && let Some(url) = flow::decoded_url(source.text(content))
+        {
+            facts.decoded_addresses.push((source.span(call), url));
         }
         if is_network(name)
             && let Some(args) = args
