@@ -394,9 +394,10 @@ fn each_technique_blocks_its_malicious_shape_and_passes_its_teaching_shape() {
 /// The report half of SkillFortifyBench (`fixtures/security-corpus/public-skillfortifybench`,
 /// MIT, split by specimen number before any specimen was read): measured, never tuned on.
 /// Every specimen pre-approves `Bash`, so SG609 (true on both classes) is left out. The
-/// thresholds of the look-alike corpus (90 % overall, half of every technique) do not hold
-/// here (docs/security.md says why); this pins what was measured so that a change cannot
-/// lose it silently, and keeps every benign specimen silent.
+/// overall threshold of the look-alike corpus (90 %) holds here, but not half of every
+/// technique: A11 typosquatting is at 1/3 (docs/security.md says why); this pins what was
+/// measured so that a change cannot lose it silently, and keeps every benign specimen
+/// silent.
 #[test]
 fn the_report_half_of_skillfortifybench_keeps_its_measured_recall_and_benign_specimens_pass() {
     let results = corpus_results("public-skillfortifybench/report", &["--ignore", "SG609"]);
@@ -405,13 +406,13 @@ fn the_report_half_of_skillfortifybench_keeps_its_measured_recall_and_benign_spe
         ("A10-crypto-mining", 4, 4),
         ("A11-typosquatting", 1, 3),
         ("A12-dependency-confusion", 1, 2),
-        ("A13-encoded-payload", 7, 9),
+        ("A13-encoded-payload", 8, 9),
         ("A2-dns-exfiltration", 6, 6),
-        ("A3-credential-theft", 0, 10),
+        ("A3-credential-theft", 10, 10),
         ("A4-code-execution", 10, 10),
         ("A5-file-tampering", 6, 6),
         ("A6-privilege-escalation", 6, 6),
-        ("A7-steganographic-exfiltration", 4, 8),
+        ("A7-steganographic-exfiltration", 8, 8),
         ("A8-prompt-injection", 8, 8),
         ("A9-reverse-shell", 8, 8),
     ];
@@ -425,7 +426,7 @@ fn the_report_half_of_skillfortifybench_keeps_its_measured_recall_and_benign_spe
         assert!(caught >= *floor, "{technique}: {caught}/{of}, was {floor}");
     }
     let caught = results.iter().filter(|r| r.1 && r.2).count();
-    assert!(caught >= 71, "recall {caught}/90, was 71/90");
+    assert!(caught >= 86, "recall {caught}/90, was 86/90");
     let benign: Vec<_> = results.iter().filter(|r| !r.1).collect();
     assert_eq!(benign.len(), 90);
     let flagged: Vec<_> = benign.iter().filter(|r| r.2).collect();
