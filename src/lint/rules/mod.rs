@@ -72,6 +72,7 @@ pub static RULES: &[Rule] = &[
     security::UNPINNED_RUN,
     security::REVERSE_SHELL,
     security::UNTRUSTED_INSTALL,
+    security::LOOKALIKE_NAME,
 ];
 
 /// Byte ranges of `re`'s matches on the SKILL.md's prose lines (code blocks and quoted text

@@ -162,6 +162,12 @@ fn service_parts(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The service a key's name names (`openai` for `OPENAI_API_KEY`), empty for a generic
+/// name (`API_KEY`, `DATABASE_URL`).
+pub(crate) fn service_of(name: &str) -> String {
+    service_parts(name).join("_")
+}
+
 /// The host of a URL (`https://api.x.com:443/v1` -> `api.x.com`).
 pub(crate) fn host_of(url: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
@@ -215,6 +221,41 @@ pub(crate) fn stolen(secret: &Secret, place: Place, host: Option<&str>) -> Optio
             }
         }
     }
+}
+
+/// The URL a base64 literal decodes to, when it decodes to one and nothing else.
+pub(crate) fn decoded_url(literal: &str) -> Option<String> {
+    let text = String::from_utf8(decode_base64(literal)?).ok()?;
+    let text = text.trim();
+    let url = (text.starts_with("https://") || text.starts_with("http://"))
+        && !text.contains(char::is_whitespace)
+        && host_of(text).is_some_and(|h| h.contains('.'));
+    url.then(|| text.to_owned())
+}
+
+/// Standard or URL-safe base64, padding optional.
+pub(crate) fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let data = text.trim_end_matches('=').as_bytes();
+    let mut out = Vec::with_capacity(data.len() * 3 / 4);
+    for chunk in data.chunks(4) {
+        let mut acc = 0u32;
+        for (i, &c) in chunk.iter().enumerate() {
+            acc |= value(c)? << (18 - 6 * i);
+        }
+        let bytes = acc.to_be_bytes();
+        out.extend_from_slice(&bytes[1..chunk.len()]);
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -64,13 +64,13 @@ const PUBLIC_HOSTS: &[&str] = &[
 
 /// The most downloaded PyPI projects and npm packages (`rules/popular/`, each file naming
 /// its source and commit), for names one edit away from them.
-static POPULAR_PYPI: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+pub(super) static POPULAR_PYPI: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     names(include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/rules/popular/pypi.txt"
     )))
 });
-static POPULAR_NPM: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+pub(super) static POPULAR_NPM: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     names(include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/rules/popular/npm.txt"
@@ -78,7 +78,7 @@ static POPULAR_NPM: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 });
 
 /// The names of a list file: one a line, `#` comments and blank lines left out.
-fn names(text: &'static str) -> Vec<&'static str> {
+pub(super) fn names(text: &'static str) -> Vec<&'static str> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))

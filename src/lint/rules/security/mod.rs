@@ -8,6 +8,7 @@ mod commands;
 mod flow;
 mod injection;
 mod installs;
+mod names;
 mod python;
 mod secrets;
 mod shell;
@@ -29,6 +30,7 @@ pub use commands::{
 };
 pub use injection::AGENT_DIRECTED_INSTRUCTION;
 pub use installs::UNTRUSTED_INSTALL;
+pub use names::LOOKALIKE_NAME;
 pub use secrets::SECRET_IN_SKILL;
 pub use tools::BROAD_ALLOWED_TOOLS;
 pub use unicode::{HIDDEN_UNICODE, HOMOGLYPH};

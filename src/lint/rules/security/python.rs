@@ -24,6 +24,11 @@ pub(crate) struct PyFacts {
     pub decoded_exec: Vec<Range<usize>>,
     /// Destructive calls: the call and what it does.
     pub dangerous: Vec<(Range<usize>, &'static str)>,
+    /// Credentials of several services gathered into one structure that is then
+    /// serialized or encoded: the serializing call, the names read, and the structure.
+    pub harvests: Vec<(Range<usize>, Vec<String>, Range<usize>)>,
+    /// Decoder calls given a literal that decodes to a URL: the call and the URL.
+    pub decoded_addresses: Vec<(Range<usize>, String)>,
 }
 
 /// Calls that run a shell command given as a string or a list of words.
@@ -70,6 +75,25 @@ const DECODERS: &[&str] = &[
     "marshal.loads",
 ];
 
+/// Calls that turn a structure into text or bytes ready to leave: serializers and encoders.
+const SERIALIZERS: &[&str] = &[
+    "json.dumps",
+    "json.dump",
+    "pickle.dumps",
+    "pickle.dump",
+    "marshal.dumps",
+    "yaml.dump",
+    "yaml.safe_dump",
+    "toml.dumps",
+    "b64encode",
+    "b32encode",
+    "b85encode",
+    "urlsafe_b64encode",
+    "hexlify",
+    "zlib.compress",
+    "gzip.compress",
+];
+
 /// Reads one tree; shell strings go to `reader` as commands.
 pub(super) fn read(
     root: Node<'_>,
@@ -93,8 +117,10 @@ pub(super) fn read(
     let mut loops: Vec<(Node<'_>, Node<'_>)> = Vec::new();
     let mut store: Option<(String, Range<usize>)> = None;
     let mut shell_lines: Vec<Range<usize>> = Vec::new();
+    let mut collections: Vec<Node<'_>> = Vec::new();
     super::walk(root, |node, ancestors| match node.kind() {
         "call" => calls.push(node),
+        "dictionary" | "list" | "set" | "tuple" => collections.push(node),
         // A shell line in a block tagged Python (`curl … | sh` after the imports) is not
         // Python; bash reads it.
         "ERROR" if !ancestors.iter().any(|a| a.kind() == "ERROR") => {
@@ -170,6 +196,7 @@ pub(super) fn read(
         );
     }
     let taint = Taint::follow(source, &assignments, &loops, &functions, &returns, &calls);
+    facts.harvests = harvests(&collections, &calls, source);
     for call in calls {
         let Some(function) = call.child_by_field_name("function") else {
             continue;
@@ -188,6 +215,16 @@ pub(super) fn read(
                     .exfiltration
                     .push((source.span(call), what, Some(t.at)));
             }
+        }
+        // `base64.b64decode("aHR0cHM6…")`: an address kept out of the reader's sight.
+        if DECODERS
+            .iter()
+            .any(|d| name.ends_with(d) && d.contains("b64"))
+            && let Some(first) = args.and_then(|a| a.named_child(0))
+            && let Some(content) = string_content(first)
+            && let Some(url) = flow::decoded_url(source.text(content))
+        {
+            facts.decoded_addresses.push((source.span(call), url));
         }
         if is_network(name)
             && let Some(args) = args
@@ -246,6 +283,69 @@ pub(super) fn read(
         }
     }
     facts
+}
+
+/// Structures that gather environment keys of two or more names (`{"JWT_SECRET":
+/// os.environ["JWT_SECRET"], "SENDGRID_API_KEY": …}`) and are then serialized or encoded
+/// (`json.dumps(secrets)`), directly or through the name they are bound to. A script that
+/// needs one key reads it where it uses it; packing several into one payload is collecting
+/// them, whether or not the send is in view.
+fn harvests(
+    collections: &[Node<'_>],
+    calls: &[Node<'_>],
+    source: Src<'_>,
+) -> Vec<(Range<usize>, Vec<String>, Range<usize>)> {
+    let mut out = Vec::new();
+    for collection in collections {
+        let mut names: Vec<String> = Vec::new();
+        let mut cursor = collection.walk();
+        for item in collection.named_children(&mut cursor) {
+            let value = match item.kind() {
+                "pair" => item.child_by_field_name("value"),
+                _ => Some(item),
+            };
+            if let Some(name) = value.and_then(|v| env_key(v, source))
+                && !names.contains(&name)
+            {
+                names.push(name);
+            }
+        }
+        // Two keys of one service (`AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`) are one
+        // login; keys of different services are a collection.
+        let mut services: Vec<String> = names.iter().map(|n| flow::service_of(n)).collect();
+        services.sort();
+        services.dedup();
+        if services.len() < 2 {
+            continue;
+        }
+        let bound = collection
+            .parent()
+            .filter(|p| p.kind() == "assignment")
+            .and_then(|p| p.child_by_field_name("left"))
+            .filter(|l| l.kind() == "identifier")
+            .map(|l| source.text(l).to_owned());
+        let serialized = calls.iter().find(|call| {
+            let Some(function) = call.child_by_field_name("function") else {
+                return false;
+            };
+            let name = source.text(function);
+            let serializer = SERIALIZERS
+                .iter()
+                .any(|s| name == *s || name.ends_with(&format!(".{s}")));
+            let Some(args) = call.child_by_field_name("arguments") else {
+                return false;
+            };
+            let holds = args.byte_range().contains(&collection.start_byte())
+                || bound
+                    .as_ref()
+                    .is_some_and(|b| names_any(args, std::slice::from_ref(b), source));
+            serializer && holds
+        });
+        if let Some(call) = serialized {
+            out.push((source.span(*call), names, source.span(*collection)));
+        }
+    }
+    out
 }
 
 /// What a shell command string built from `secret` sends: any secret inside a DNS lookup,
