@@ -85,7 +85,7 @@ pub const DANGEROUS_COMMAND: Rule = Rule {
                     unit.file,
                     span,
                     "PowerShell runs code downloaded in the same command line",
-                    unit.shown,
+                    unit.shown || on_comment_line(text, m.start()),
                 )
                 .help("download the script to a file, read it, then run it");
             }
@@ -149,6 +149,7 @@ pub const REVERSE_SHELL_RULE: Rule = Rule {
                 found.push(at..at + "socket.socket(".len());
             }
             for range in found {
+                let commented = on_comment_line(text, range.start);
                 let span = unit.range.start + range.start..unit.range.start + range.end;
                 report_told(
                     out,
@@ -156,7 +157,7 @@ pub const REVERSE_SHELL_RULE: Rule = Rule {
                     unit.file,
                     span,
                     "a shell is connected to a network socket",
-                    unit.shown,
+                    unit.shown || commented,
                 )
                 .help("remove it: a skill has no reason to hand a shell to a remote host");
             }
@@ -452,6 +453,15 @@ fn report_told<'o>(
         finding.severity(Severity::Info);
     }
     finding
+}
+
+/// Whether byte `at` of code stands on a comment line (`# …`, `// …`; not a `#!` shebang):
+/// text that describes a command (a phishing shortcut's target, a payload explained) is
+/// never run from there.
+fn on_comment_line(code: &str, at: usize) -> bool {
+    let start = code[..at.min(code.len())].rfind('\n').map_or(0, |i| i + 1);
+    let line = code[start..].trim_start();
+    (line.starts_with('#') && !line.starts_with("#!")) || line.starts_with("//")
 }
 
 fn base_name(word: &Word) -> &str {
@@ -1065,6 +1075,11 @@ fn sensitive_argument(command: &Command) -> Option<&'static str> {
         if text.ends_with(".pub") || text.starts_with("--output=") {
             continue;
         }
+        // Literal request data that names a path (`-d '{"Cmd":["cat","/etc/shadow"]}'`)
+        // sends the words, not the file.
+        if literal_data(name, i.checked_sub(1).map(|p| args[p].text.as_str()), text) {
+            continue;
+        }
         // For copies, only a source counts: a key copied onto this machine is not sent.
         let is_destination = matches!(name, "scp" | "rsync" | "sftp") && i + 1 == args.len();
         if is_destination {
@@ -1075,6 +1090,41 @@ fn sensitive_argument(command: &Command) -> Option<&'static str> {
         }
     }
     None
+}
+
+/// curl's options whose value is request data: literal text unless it names a file with `@`.
+const CURL_DATA: &[&str] = &[
+    "-d",
+    "--data",
+    "--data-ascii",
+    "--data-binary",
+    "--data-raw",
+    "--data-urlencode",
+    "--json",
+    "-F",
+    "--form",
+    "--form-string",
+];
+
+/// Whether `arg` (after the option `previous`) is literal request data of a sender rather
+/// than a file it reads: curl's `-d 'text'` (not `-d @file`), `-F name=value` (not
+/// `name=@file` or `name=<file`), `--data-raw`, `--form-string`, wget's `--post-data=…`.
+fn literal_data(name: &str, previous: Option<&str>, arg: &str) -> bool {
+    match name {
+        "curl" => {
+            let Some(option) = previous.filter(|p| CURL_DATA.contains(p)) else {
+                return false;
+            };
+            match option {
+                "--data-raw" | "--form-string" => true,
+                "-F" | "--form" => !arg.contains("=@") && !arg.contains("=<"),
+                "--data-urlencode" => !arg.contains('@'),
+                _ => !arg.starts_with('@'),
+            }
+        }
+        "wget" => arg.starts_with("--post-data=") || arg.starts_with("--body-data="),
+        _ => false,
+    }
 }
 
 /// What credentials a command reads, if any.
