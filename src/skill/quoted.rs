@@ -125,6 +125,18 @@ pub fn shown_document(doc: &Document) -> bool {
     })
 }
 
+/// A line of code that holds a regular expression: `(?i)`, `\s+`, `\b`, `re.compile(`.
+static PATTERN_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\(\?[imsx]+\)|\\[sbw][+*?]?|\bre\.(compile|search|match|findall|fullmatch)\(|\bnew RegExp\(")
+        .expect("valid regex")
+});
+
+/// Whether a line of code holds a regular expression: a detector's pattern
+/// (`re.compile(r"[|;&]\s*(nc|bash)")`) names what it finds; it neither says nor runs it.
+pub fn holds_pattern(line: &str) -> bool {
+    PATTERN_LINE.is_match(line)
+}
+
 /// Whether a skill file's path makes all of it shown: tests and their fixtures, whose
 /// strings are inputs to a check, not steps to run.
 pub fn shown_path(rel: &str) -> bool {
