@@ -575,9 +575,12 @@ fn raw_device(path: &str) -> bool {
     })
 }
 
+/// A command that downloads something: a downloader given an address (a word that is not
+/// an option). A bare `curl` fetches nothing; `a \`curl | bash\`` in prose names the idiom.
 fn is_downloader(command: &Command) -> bool {
-    DOWNLOADERS.contains(&command.name())
-        || (command.name() == "Invoke-WebRequest" || command.name() == "Invoke-RestMethod")
+    (DOWNLOADERS.contains(&command.name())
+        || (command.name() == "Invoke-WebRequest" || command.name() == "Invoke-RestMethod"))
+        && command.args().iter().any(|a| !a.text.starts_with('-'))
 }
 
 fn is_decoder(command: &Command) -> bool {
@@ -1016,7 +1019,10 @@ fn staged<'s>(scan: &'s Scan<'_>, command: &Command) -> Option<&'s Command> {
                 .map(|r| r.target.as_str()),
         )
         .collect();
-    let sends = |target: &str| target.len() > 1 && sent.iter().any(|s| s.contains(target));
+    // A device (`2>/dev/null`) keeps nothing to send later.
+    let sends = |target: &str| {
+        target.len() > 1 && !target.starts_with("/dev/") && sent.iter().any(|s| s.contains(target))
+    };
     scan.commands.iter().find(|c| {
         reads_credentials(c).is_some()
             && (c

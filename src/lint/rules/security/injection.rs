@@ -60,7 +60,10 @@ pub const AGENT_DIRECTED_INSTRUCTION: Rule = Rule {
                 for (what, re) in REGEXES.iter() {
                     for m in re.find_iter(&lower) {
                         let before = &lower[..m.start()];
-                        if PROHIBITION.is_match(before) || DISCUSSION.is_match(&lower) {
+                        // A quotation inside a string (`"input": "{\"d\":\"ignore …\"}"`)
+                        // is a sample, not the file's own words.
+                        let quoted = before.ends_with("\\\"") || before.ends_with("\\'");
+                        if quoted || PROHIBITION.is_match(before) || DISCUSSION.is_match(&lower) {
                             continue;
                         }
                         out.report(
