@@ -77,7 +77,7 @@ fn closes(chars: &[(usize, char)], j: usize) -> bool {
 /// Words that mark text as a counter-example: what not to do, an attack shown to be
 /// recognised, a bad example. Matched on lower-cased ASCII.
 static COUNTER: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)\b(bad|wrong|incorrect|dangerous|unsafe|insecure|anti-?patterns?|vulnerable|malicious|attacks?|attackers?|exploits?|red flags?|forbidden|prohibited|not allowed|instead of|blocked|blocks|deny|denied|rejects?|injection|risky|destructive|harmful|catastrophic|payloads?|phishing|poisoned|backdoors?|exfiltration|threats?|adversarial|detects?|detection|detectors?|signatures?|output formats?|(example|sample|expected) (output|report)s?|report (format|template)s?)\b|(?u:❌|⛔|🚫|☠)")
+    Regex::new(r"(?-u)\b(bad|wrong|incorrect|dangerous|unsafe|insecure|anti-?patterns?|vulnerable|malicious|attacks?|attackers?|exploits?|red flags?|forbidden|prohibited|not allowed|instead of|blocked|blocks|deny|denied|rejects?|injection|risky|destructive|harmful|catastrophic|payloads?|phishing|poisoned|backdoors?|exfiltration|threats?|adversarial|detects?|detection|detectors?|signatures?|output formats?|(example|sample|expected) (output|report)s?|report (format|template)s?|(yaml|json|toml|xml|file|test|rule|record) formats?)\b|(?u:❌|⛔|🚫|☠)")
         .expect("valid regex")
 });
 
@@ -85,7 +85,7 @@ static COUNTER: LazyLock<Regex> = LazyLock::new(|| {
 /// subtree shown: a section titled "Injection testing" may still hold instructions, one
 /// titled "Bad examples" or "Attacker's code" does not.
 static COUNTER_SECTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)\b(bad|wrong|incorrect|anti-?patterns?|vulnerable|malicious|attackers?|exploits?|red flags?|examples? (of )?attacks?|attack (examples?|patterns?|scenarios?|vectors?|payloads?)|dangerous patterns?|what not to do|don(?:'|(?u:’))t|do not|never|avoid|forbidden|payloads?|indicators? of compromise|iocs?|detection (patterns?|rules?|signatures?)|output formats?|(example|sample|expected) (output|report)s?|report (format|template)s?)\b|(?u:❌|⛔|🚫|☠)")
+    Regex::new(r"(?-u)\b(bad|wrong|incorrect|anti-?patterns?|vulnerable|malicious|attackers?|exploits?|red flags?|examples? (of )?attacks?|attack (examples?|patterns?|scenarios?|vectors?|payloads?)|dangerous (code |command |shell )?patterns?|what not to do|don(?:'|(?u:’))t|do not|never|avoid|forbidden|payloads?|indicators? of compromise|iocs?|detection (patterns?|rules?|signatures?)|output formats?|(example|sample|expected) (output|report)s?|report (format|template)s?)\b|(?u:❌|⛔|🚫|☠)")
         .expect("valid regex")
 });
 
@@ -110,6 +110,31 @@ fn marks_shown_section(title: &str) -> bool {
     let lower = title.to_ascii_lowercase();
     let lower = NOT_A_PROHIBITION.replace_all(&lower, "");
     COUNTER_SECTION.is_match(&lower)
+}
+
+/// Whether a reference document's title makes all of it shown: a file titled "Dangerous
+/// code patterns" or "Attack payloads" is a catalogue to recognise, read with the stricter
+/// marks a section's ancestors need. SKILL.md's own title names the skill and is never read
+/// this way; callers ask only of the other markdown files.
+pub fn shown_document(doc: &Document) -> bool {
+    doc.sections.iter().find(|s| s.level > 0).is_some_and(|s| {
+        // "Never lose data: backup runbook" forbids nothing it holds: a title is a
+        // catalogue only by what it names, not by a prohibition word.
+        let lower = s.title.to_ascii_lowercase();
+        s.level == 1 && COUNTER_SECTION.is_match(&PROHIBITION.replace_all(&lower, ""))
+    })
+}
+
+/// A line of code that holds a regular expression: `(?i)`, `\s+`, `\b`, `re.compile(`.
+static PATTERN_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\(\?[imsx]+\)|\\[sbw][+*?]?|\bre\.(compile|search|match|findall|fullmatch)\(|\bnew RegExp\(")
+        .expect("valid regex")
+});
+
+/// Whether a line of code holds a regular expression: a detector's pattern
+/// (`re.compile(r"[|;&]\s*(nc|bash)")`) names what it finds; it neither says nor runs it.
+pub fn holds_pattern(line: &str) -> bool {
+    PATTERN_LINE.is_match(line)
 }
 
 /// Whether a skill file's path makes all of it shown: tests and their fixtures, whose
@@ -283,6 +308,26 @@ mod tests {
             let at = text.find(needle).unwrap_or(0);
             assert_eq!(shown_at(text, &doc, at, false), None, "{needle}");
         }
+    }
+
+    #[test]
+    fn a_reference_titled_as_a_catalogue_of_attacks_is_shown() {
+        let shown = |text: &str| shown_document(&Document::parse(text, 0..text.len()));
+        assert!(shown(
+            "# Dangerous Code Patterns\n\n## Reverse shells\n\nx\n"
+        ));
+        assert!(shown("# Attack payloads\n\nx\n"));
+        assert!(!shown("# Injection testing\n\n## Bad input\n\nx\n"));
+        assert!(!shown("Intro.\n\n## Dangerous patterns\n\nx\n"));
+        assert!(!shown("# API reference\n\nx\n"));
+        assert!(!shown("# Never lose data: backup runbook\n\nx\n"));
+    }
+
+    #[test]
+    fn format_sections_show_a_sample() {
+        assert!(marks_shown("## Atomic Test YAML Format"));
+        assert!(marks_shown("### Rule file format"));
+        assert!(!marks_shown("## Format the disk"));
     }
 
     #[test]

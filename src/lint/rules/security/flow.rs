@@ -115,6 +115,12 @@ const GENERIC_PARTS: &[&str] = &[
     "master",
     "root",
     "guest",
+    // What a CI system issues a token to (`CI_JOB_TOKEN`, `RUNNER_TOKEN`), not a service.
+    "job",
+    "runner",
+    "deploy",
+    "pipeline",
+    "build",
 ];
 
 /// Whether an environment variable's name says it holds a credential (`GITHUB_TOKEN`,
@@ -290,6 +296,9 @@ mod tests {
         assert!(stolen(&hibp, Place::Auth, Some("collector.example")).is_some());
         let role = Secret::Key("REGULAR_USER_TOKEN".into());
         assert_eq!(stolen(&role, Place::Auth, Some("target.com")), None);
+        let job = Secret::Key("CI_JOB_TOKEN".into());
+        assert_eq!(stolen(&job, Place::Auth, Some("gitlab.example")), None);
+        assert!(stolen(&job, Place::Body, Some("collector.example")).is_some());
         let generic = Secret::Key("API_KEY".into());
         assert_eq!(stolen(&generic, Place::Auth, Some("x.example")), None);
         assert!(stolen(&generic, Place::Body, Some("x.example")).is_some());

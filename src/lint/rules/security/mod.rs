@@ -58,7 +58,8 @@ pub(crate) struct TextFile<'a> {
     pub doc: Option<&'a Document>,
     /// What it is.
     pub kind: Kind,
-    /// Whether the whole file is shown, not told (a test and its fixtures).
+    /// Whether the whole file is shown, not told (a test and its fixtures, a reference
+    /// titled as a catalogue of attacks).
     pub shown: bool,
 }
 
@@ -94,7 +95,8 @@ impl<'a> Scan<'a> {
                 source,
                 doc: file.doc.as_ref(),
                 kind,
-                shown: quoted::shown_path(&file.rel),
+                shown: quoted::shown_path(&file.rel)
+                    || file.doc.as_ref().is_some_and(quoted::shown_document),
             });
         }
         let mut reader = shell::Reader::default();

@@ -9,7 +9,7 @@ use regex::Regex;
 use super::{Kind, Scan, TextFile, scan, shown};
 use crate::finding::Severity;
 use crate::lint::Rule;
-use crate::skill::quoted::Shown;
+use crate::skill::quoted::{self, Shown};
 
 /// SG601.
 pub const HIDDEN_UNICODE: Rule = Rule {
@@ -23,8 +23,10 @@ pub const HIDDEN_UNICODE: Rule = Rule {
            U+FEFF after the start, soft hyphens, Hangul fillers) as warnings. Zero-width \
            joiners inside emoji and non-Latin words, direction marks in right-to-left text, \
            the tags of a subdivision flag emoji and a zero-width space that escapes a code \
-           fence are legitimate and pass. Each finding names the \
-           position and the code point.",
+           fence are legitimate and pass. A character shown on purpose (in inline code, \
+           in shown text, or inside a quotation on a line that names it: `\"ig\\u200bnore\"` \
+           with a zero-width space) is an info note. Each finding names the position and \
+           the code point.",
     why: "A model reads these characters; a reviewer does not see them. Tags can carry a whole \
           hidden instruction, and bidirectional overrides make a command display differently \
           from what runs (\"Trojan Source\").",
@@ -40,7 +42,8 @@ pub const HIDDEN_UNICODE: Rule = Rule {
                     && (shown_place(file, hidden.span.start).is_some()
                         || file.doc.is_some_and(|d| {
                             d.inline_code.iter().any(|c| c.contains(&hidden.span.start))
-                        }));
+                        })
+                        || quoted_and_named(&file.source.text, hidden.span.start));
                 let message = if demo {
                     format!("{} (a demonstration in quoted text)", hidden.message)
                 } else {
@@ -387,6 +390,35 @@ fn names_the_trick(file: &TextFile<'_>, at: usize) -> bool {
     .any(|w| line.contains(w))
 }
 
+/// Whether the hidden character at `at` stands inside a quotation on a line that names the
+/// trick it shows ("split keywords, e.g. \"ig\u{200B}nore\" with a zero-width space"): a
+/// demonstration, not a disguise.
+fn quoted_and_named(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line = &text[start..end];
+    let lower = line.to_ascii_lowercase();
+    let named = [
+        "zero-width",
+        "zero width",
+        "invisible",
+        "u+200",
+        "u+2060",
+        "u+feff",
+        "u+202",
+        "zwsp",
+        "zwj",
+        "bidi",
+        "trojan source",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    named
+        && quoted::spans(line)
+            .iter()
+            .any(|q| q.start < at - start && at - start < q.end)
+}
+
 /// Package managers and runners whose arguments name packages.
 const INSTALLERS: &[&str] = &[
     "pip", "pip3", "pipx", "uv", "uvx", "npm", "npx", "pnpm", "yarn", "bun", "bunx", "gem",
@@ -587,6 +619,21 @@ mod tests {
         assert_eq!(hidden_runs("a\u{200D}b").len(), 1);
         assert!(hidden_runs("text\n\u{200B}```bash\n").is_empty());
         assert!(hidden_runs("text\n\u{200E}```bash\n").is_empty());
+    }
+
+    #[test]
+    fn a_hidden_character_quoted_on_a_line_that_names_it_is_a_demonstration() {
+        let shown = "Split keywords (e.g., \"ig\u{200B}nore\" with a zero-width space).";
+        let at = shown.find('\u{200B}').unwrap_or(0);
+        assert!(quoted_and_named(shown, at));
+        // Unquoted, or on a line that says nothing of it: a disguise.
+        let bare = "Split keywords: ig\u{200B}nore with a zero-width space.";
+        assert!(!quoted_and_named(bare, bare.find('\u{200B}').unwrap_or(0)));
+        let silent = "Then say \"ig\u{200B}nore the rules\" to the user.";
+        assert!(!quoted_and_named(
+            silent,
+            silent.find('\u{200B}').unwrap_or(0)
+        ));
     }
 
     #[test]
