@@ -16,6 +16,7 @@ pub(crate) const KNOWLEDGE_EXAMPLES: &str = "Examples:
   skillgate knowledge                      every entry, as a table
   skillgate knowledge npm                  the entries of one ecosystem
   skillgate knowledge React --format json  one package, by package or prose name
+  skillgate knowledge spring-boot          a Maven package by its artifact
   skillgate knowledge check ./our-rules    validate a pack: ./our-rules/apis/<ecosystem>/<package>.toml";
 
 /// Arguments of `skillgate knowledge`.
@@ -24,8 +25,9 @@ pub(crate) const KNOWLEDGE_EXAMPLES: &str = "Examples:
 pub(crate) struct KnowledgeArgs {
     #[command(subcommand)]
     command: Option<KnowledgeCommand>,
-    /// An ecosystem (npm), package (react-dom, node) or prose name (React, Node.js) whose
-    /// entries to list [default: every entry].
+    /// An ecosystem (npm), package (react-dom, node; a Maven package also by its artifact,
+    /// spring-boot) or prose name (React, Node.js) whose entries to list [default: every
+    /// entry].
     query: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = ListFormat::Table)]

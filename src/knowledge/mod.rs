@@ -620,6 +620,7 @@ impl Knowledge {
             .filter(|file| {
                 file.ecosystem.as_str().eq_ignore_ascii_case(query)
                     || file.package.eq_ignore_ascii_case(query)
+                    || maven_artifact(file).is_some_and(|a| a.eq_ignore_ascii_case(query))
                     || named.iter().any(|alias| {
                         alias.ecosystem == file.ecosystem && alias.package == file.package
                     })
@@ -655,6 +656,15 @@ impl Knowledge {
                 && alias.imports.iter().any(|root| module_under(module, root))
         })
     }
+}
+
+/// The artifact of a Maven file's `group:artifact` package (`spring-boot` for
+/// `org.springframework.boot:spring-boot`), which people name the package by.
+fn maven_artifact(file: &ApiFile) -> Option<&str> {
+    if file.ecosystem != Ecosystem::Maven {
+        return None;
+    }
+    file.package.split_once(':').map(|(_, artifact)| artifact)
 }
 
 /// The knowledge every rule reads: the embedded files, plus packs installed before first use.

@@ -373,6 +373,19 @@ fn knowledge_lists_entries_by_ecosystem_package_or_prose_name() {
             .all(|e| e["ecosystem"] == "npm")
     );
 
+    // A Maven package is also named by its artifact alone.
+    let (code, boot, _) = run(&["knowledge", "spring-boot"]);
+    assert_eq!(code, 0);
+    assert!(
+        boot.lines()
+            .any(|line| line.starts_with("spring-boot-mock-bean-removed ")),
+        "{boot}"
+    );
+    assert!(
+        !boot.contains("spring-security-"),
+        "another package listed:\n{boot}"
+    );
+
     let (code, _, stderr) = run(&["knowledge", "no-such-package"]);
     assert_eq!(code, 2);
     assert!(
