@@ -138,7 +138,7 @@ mod tests {
             .filter(|r| r.family() == Family::Security)
             .map(|r| r.code)
             .collect();
-        assert_eq!(security.len(), 12);
+        assert_eq!(security.len(), 13);
         assert!(security.iter().all(|c| c.starts_with("SG6")));
     }
 }
