@@ -10,7 +10,7 @@ use crate::claims::{Analysis, Role, section_role};
 use crate::lint::{Context, Emitter};
 use crate::skill::Skill;
 use crate::skill::code::{Lang, Span};
-use crate::skill::quoted::shown_at;
+use crate::skill::quoted::{marks_shown, shown_at};
 
 /// Tools of one kind: a project using one of them should not be told to use another.
 const FAMILIES: &[(&str, &[&str])] = &[
@@ -177,7 +177,8 @@ fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s st
     for (base, source, doc) in analysis.documents(skill) {
         let text = &source.text;
         let told = |at: usize| {
-            shown_at(text, doc, at, true).is_none()
+            shown_at(text, doc, at, false).is_none()
+                && !introduced_as_shown(text, at)
                 && !matches!(
                     section_role(doc, text, at),
                     Some(Role::Avoided | Role::Gated | Role::Source | Role::Fact)
@@ -238,6 +239,20 @@ fn command_lines<'s>(skill: &'s Skill, analysis: &Analysis) -> Vec<(Span, &'s st
         }
     }
     lines
+}
+
+/// Whether the prose line right before `at` introduces what follows as not to run ("Never
+/// run this:", "Wrong:"); a rule stated before a step ("Never publish without a review.")
+/// does not.
+fn introduced_as_shown(text: &str, at: usize) -> bool {
+    let before = text.get(..at).unwrap_or_default();
+    let line = before
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("```") && !l.starts_with("~~~"))
+        .unwrap_or_default();
+    line.ends_with(':') && marks_shown(line)
 }
 
 /// Whether a comment makes the lines below it conditional: `# if using webpack/vite`,
@@ -389,6 +404,10 @@ mod tests {
         assert!(!offers_alternatives("npm install\nnpx vitest\n"));
         assert!(is_condition("# Build static files (if using webpack/vite)"));
         assert!(!is_condition("# Build static files"));
+        let text = "Never publish without a review.\n\n```sh\nnpm run build\n```\n";
+        assert!(!introduced_as_shown(text, text.find("```").unwrap_or(0)));
+        let text = "Never run this:\n\n```sh\nnpm install\n```\n";
+        assert!(introduced_as_shown(text, text.find("```").unwrap_or(0)));
         let prose = "Run the suite (`npm test` / `cargo test`), then `npm run build`.";
         let at = |needle: &str| {
             let start = prose.find(needle).unwrap_or(0);
