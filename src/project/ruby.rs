@@ -81,7 +81,7 @@ pub(crate) fn read_importmap(sink: &mut Sink, rel: &Path, text: &str) {
         sink.declare(Ecosystem::Npm, name, DepKind::Normal, None);
         let version = after
             .split_once("# @")
-            .map(|(_, v)| v.trim().split_whitespace().next().unwrap_or_default());
+            .map(|(_, v)| v.split_whitespace().next().unwrap_or_default());
         if let Some(version) = version.filter(|v| !v.is_empty()) {
             sink.lock(Ecosystem::Npm, name, at(version, rel, (line, column)));
         }

@@ -394,11 +394,13 @@ fn nested_fences(body: &str) -> Option<String> {
     masked
 }
 
+/// A fenced block as (opening fence, whether tagged, code range, block range).
+type FencedBlock = (String, bool, Option<Range<usize>>, Range<usize>);
+
 /// The fence runs of the first nested opening and closing fence in `text` (see
 /// [`nested_fences`]).
 fn first_nested(text: &str) -> Option<[Range<usize>; 2]> {
-    // Fenced blocks as (opening fence, whether tagged, code range, block range).
-    let mut blocks: Vec<(String, bool, Option<Range<usize>>, Range<usize>)> = Vec::new();
+    let mut blocks: Vec<FencedBlock> = Vec::new();
     let mut open: Option<(String, bool, usize, Option<Range<usize>>)> = None;
     for (event, span) in Parser::new_ext(text, OPTIONS).into_offset_iter() {
         match event {

@@ -279,7 +279,7 @@ fn sentence_around(text: &str, at: usize) -> String {
             matches!(c, '.' | '!' | '?') && before[i + 1..].starts_with(char::is_whitespace)
         })
         .map(|(i, _)| start + i + 1)
-        .last()
+        .next_back()
         .unwrap_or(start);
     let after = &text[at..end];
     let to = after
