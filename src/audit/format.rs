@@ -54,15 +54,7 @@ pub fn render(format: AuditFormat, audit: &Audit, rules_doc: Option<&str>) -> St
 fn audit_sarif(audit: &Audit, rules_doc: Option<&str>) -> String {
     let listed: Vec<ListedRule> = SET_RULES
         .iter()
-        .map(|r| ListedRule {
-            code: r.code,
-            name: r.name,
-            summary: r.summary,
-            what: r.what,
-            why: r.why,
-            severity: r.severity,
-            tag: "set",
-        })
+        .map(|&doc| ListedRule { doc, tag: "set" })
         .collect();
     let mut seen = HashMap::new();
     let results: Vec<Value> = audit

@@ -364,8 +364,8 @@ fn finding_row(f: &FindingRecord, rel: &dyn Fn(&str) -> String, rules_doc: Optio
 fn rule_summary(code: &str) -> Option<&'static str> {
     RULES
         .iter()
-        .find(|r| r.code == code)
-        .map(|r| r.summary)
+        .find(|r| r.doc.code == code)
+        .map(|r| r.doc.summary)
         .or_else(|| SET_RULES.iter().find(|r| r.code == code).map(|r| r.summary))
 }
 

@@ -8,7 +8,6 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::audit::set::SET_RULES;
 use crate::config::{Config, FailOn};
-use crate::finding::Severity;
 use crate::lint::baseline::Baseline;
 use crate::lint::{self, RULES};
 use crate::project;
@@ -525,71 +524,46 @@ fn terminal_width() -> usize {
 
 /// One rule's documentation, for a per-skill rule and a set-level one alike: what
 /// `skillgate rules`, `skillgate rule` and docs/rules.md print.
-struct RuleDoc {
-    code: &'static str,
-    name: &'static str,
+struct RuleText {
+    /// Code, name, severity, what, why and the examples.
+    doc: &'static crate::lint::RuleDoc,
+    /// The family the rule is listed under.
     family: &'static str,
-    severity: Severity,
-    summary: &'static str,
-    what: &'static str,
-    why: &'static str,
     /// A line after "Why" that only some rules have.
     note: Option<&'static str>,
-    fires: &'static str,
-    passes: &'static str,
 }
 
-/// Every rule in code order: the per-skill rules, then the set-level ones.
-fn rule_docs() -> impl Iterator<Item = RuleDoc> {
-    let skill = RULES.iter().map(|r| RuleDoc {
-        code: r.code,
-        name: r.name,
+/// Every rule in code order: the per-skill rules (the loader's among them), then the
+/// set-level ones.
+fn rule_docs() -> impl Iterator<Item = RuleText> {
+    let skill = RULES.iter().map(|r| RuleText {
+        doc: &r.doc,
         family: r.family().as_str(),
-        severity: r.severity,
-        summary: r.summary,
-        what: r.what,
-        why: r.why,
         note: None,
-        fires: r.fires,
-        passes: r.passes,
     });
-    let set = SET_RULES.iter().map(|r| RuleDoc {
-        code: r.code,
-        name: r.name,
+    let load = &crate::lint::load::UNLOADABLE_SKILL;
+    let load = std::iter::once(RuleText {
+        doc: load,
+        family: crate::lint::Family::of(load.code).as_str(),
+        note: None,
+    });
+    let set = SET_RULES.iter().map(|&doc| RuleText {
+        doc,
         family: "set",
-        severity: r.severity,
-        summary: r.summary,
-        what: r.what,
-        why: r.why,
         note: Some(
             "`skillgate audit` reports it across the skills it checks; see [audit] in skillgate.toml for its limits.",
         ),
-        fires: r.fires,
-        passes: r.passes,
     });
-    let load = [crate::lint::load::UNLOADABLE_SKILL]
-        .into_iter()
-        .map(|r| RuleDoc {
-            code: r.code,
-            name: r.name,
-            family: crate::lint::Family::of(r.code).as_str(),
-            severity: r.severity,
-            summary: r.summary,
-            what: r.what,
-            why: r.why,
-            note: None,
-            fires: r.fires,
-            passes: r.passes,
-        });
-    let mut all: Vec<RuleDoc> = skill.chain(load).chain(set).collect();
+    let mut all: Vec<RuleText> = skill.chain(load).chain(set).collect();
     // In code order: the loader's rule sits among the per-skill rules of its family.
-    all.sort_by_key(|r| r.code);
+    all.sort_by_key(|r| r.doc.code);
     all.into_iter()
 }
 
 /// The documentation of the rule with this code or name.
-fn rule_doc(key: &str) -> Option<RuleDoc> {
-    rule_docs().find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+fn rule_doc(key: &str) -> Option<RuleText> {
+    rule_docs()
+        .find(|r| r.doc.code.eq_ignore_ascii_case(key) || r.doc.name.eq_ignore_ascii_case(key))
 }
 
 fn rules_table() -> String {
@@ -597,29 +571,29 @@ fn rules_table() -> String {
         .map(|r| {
             format!(
                 "{}  {:<7}  {:<30}  {}\n",
-                r.code,
-                r.severity.as_str(),
-                r.name,
-                r.summary
+                r.doc.code,
+                r.doc.severity.as_str(),
+                r.doc.name,
+                r.doc.summary
             )
         })
         .collect()
 }
 
 /// The full documentation of one rule, as printed by `skillgate rule`.
-fn rule_text(r: &RuleDoc) -> String {
+fn rule_text(r: &RuleText) -> String {
     let note = r.note.map(|n| format!("{n}\n\n")).unwrap_or_default();
     format!(
         "{code} {name} ({family}, {severity} by default)\n\n{summary}.\n\nWhat it checks\n  {what}\n\nWhy\n  {why}\n\n{note}Fires on\n{fires}\nPasses on\n{passes}",
-        code = r.code,
-        name = r.name,
+        code = r.doc.code,
+        name = r.doc.name,
         family = r.family,
-        severity = r.severity,
-        summary = r.summary,
-        what = r.what,
-        why = r.why,
-        fires = indent(r.fires),
-        passes = indent(r.passes),
+        severity = r.doc.severity,
+        summary = r.doc.summary,
+        what = r.doc.what,
+        why = r.doc.why,
+        fires = indent(r.doc.fires),
+        passes = indent(r.doc.passes),
     )
 }
 
@@ -635,24 +609,24 @@ pub fn rules_markdown() -> String {
     for r in rule_docs() {
         out.push_str(&format!(
             "| [{code}](#{anchor}) | `{name}` | {severity} | {summary} |\n",
-            code = r.code,
-            anchor = r.code.to_lowercase(),
-            name = r.name,
-            severity = r.severity,
-            summary = r.summary,
+            code = r.doc.code,
+            anchor = r.doc.code.to_lowercase(),
+            name = r.doc.name,
+            severity = r.doc.severity,
+            summary = r.doc.summary,
         ));
     }
     for r in rule_docs() {
         out.push_str(&format!(
             "\n## {code}\n\n`{name}` · {family} · {severity} by default\n\n**What it checks.** {what}\n\n**Why.** {why}\n\n**Fires on:**\n\n````markdown\n{fires}````\n\n**Passes on:**\n\n````markdown\n{passes}````\n",
-            code = r.code,
-            name = r.name,
+            code = r.doc.code,
+            name = r.doc.name,
             family = r.family,
-            severity = r.severity,
-            what = r.what,
-            why = r.why,
-            fires = r.fires,
-            passes = r.passes,
+            severity = r.doc.severity,
+            what = r.doc.what,
+            why = r.doc.why,
+            fires = r.doc.fires,
+            passes = r.doc.passes,
         ));
     }
     out

@@ -99,24 +99,10 @@ pub struct RuleDoc {
     pub passes: &'static str,
 }
 
-/// A rule: metadata, documentation, and the check.
+/// A rule: its documentation and the check.
 pub struct Rule {
-    /// Stable code, e.g. `SG201`.
-    pub code: &'static str,
-    /// Kebab-case name, e.g. `body-too-long`.
-    pub name: &'static str,
-    /// Severity unless configured otherwise.
-    pub severity: Severity,
-    /// One line: what the rule flags.
-    pub summary: &'static str,
-    /// What it checks, in detail.
-    pub what: &'static str,
-    /// Why it matters to an agent.
-    pub why: &'static str,
-    /// A skill (see [`example`]) on which the rule fires.
-    pub fires: &'static str,
-    /// A skill on which the rule stays silent.
-    pub passes: &'static str,
+    /// Code, name, severity and documentation, as `skillgate rule` prints them.
+    pub doc: RuleDoc,
     /// The check: pure, reads the context, reports through the emitter.
     pub check: fn(&Context<'_>, &mut Emitter),
 }
@@ -124,15 +110,15 @@ pub struct Rule {
 impl Rule {
     /// The rule's family.
     pub fn family(&self) -> Family {
-        Family::of(self.code)
+        Family::of(self.doc.code)
     }
 }
 
 impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rule")
-            .field("code", &self.code)
-            .field("name", &self.name)
+            .field("code", &self.doc.code)
+            .field("name", &self.doc.name)
             .finish()
     }
 }
@@ -141,7 +127,7 @@ impl std::fmt::Debug for Rule {
 pub fn rule(key: &str) -> Option<&'static Rule> {
     RULES
         .iter()
-        .find(|r| r.code.eq_ignore_ascii_case(key) || r.name.eq_ignore_ascii_case(key))
+        .find(|r| r.doc.code.eq_ignore_ascii_case(key) || r.doc.name.eq_ignore_ascii_case(key))
 }
 
 /// A finding read back in its own serde shape: its code must name a rule of this version,
@@ -164,8 +150,8 @@ impl<'de> Deserialize<'de> for Finding {
             serde::de::Error::custom(format!("no rule {:?} in this version", written.code))
         })?;
         Ok(Finding {
-            code: rule.code,
-            name: rule.name,
+            code: rule.doc.code,
+            name: rule.doc.name,
             severity: written.severity,
             message: written.message,
             help: written.help,
@@ -253,9 +239,9 @@ impl Emitter {
     /// Report a finding at a place outside the skill (a manifest of the project).
     pub fn report_at(&mut self, location: Location, message: impl Into<String>) -> &mut Finding {
         self.findings.push(Finding {
-            code: self.rule.code,
-            name: self.rule.name,
-            severity: self.rule.severity,
+            code: self.rule.doc.code,
+            name: self.rule.doc.name,
+            severity: self.rule.doc.severity,
             message: message.into(),
             help: None,
             location,
@@ -354,7 +340,10 @@ pub fn review(skill: &Skill, settings: &Settings, project: Option<&Project>) -> 
 fn run_rules(cx: &Context<'_>) -> Vec<Finding> {
     let (skill, settings) = (cx.skill, cx.settings);
     let mut findings = Vec::new();
-    for rule in RULES.iter().filter(|r| settings.selection.enabled(r.code)) {
+    for rule in RULES
+        .iter()
+        .filter(|r| settings.selection.enabled(r.doc.code))
+    {
         let mut emitter = Emitter::new(rule);
         (rule.check)(cx, &mut emitter);
         findings.append(&mut emitter.findings);
@@ -392,8 +381,8 @@ mod tests {
         };
         let sg201 = rule("SG201").expect("SG201 is a rule");
         let finding = Finding {
-            code: sg201.code,
-            name: sg201.name,
+            code: sg201.doc.code,
+            name: sg201.doc.name,
             severity: Severity::Warning,
             message: "the body has 6,000 tokens".into(),
             help: Some("move detail into references/".into()),

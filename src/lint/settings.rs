@@ -115,7 +115,7 @@ impl Selection {
         self.select
             .iter()
             .chain(&self.ignore)
-            .filter(|p| !RULES.iter().any(|r| code_matches(r.code, p)))
+            .filter(|p| !RULES.iter().any(|r| code_matches(r.doc.code, p)))
             .map(String::as_str)
             .collect()
     }

@@ -43,7 +43,7 @@ impl Suppression<'_> {
     pub fn unknown_codes(&self) -> impl Iterator<Item = &str> {
         self.codes
             .iter()
-            .filter(|c| !RULES.iter().any(|r| r.code.starts_with(c.as_str())))
+            .filter(|c| !RULES.iter().any(|r| r.doc.code.starts_with(c.as_str())))
             .map(String::as_str)
     }
 

@@ -158,8 +158,8 @@ impl FindingRecord {
             span: 0..0,
         };
         Some(Finding {
-            code: rule.code,
-            name: rule.name,
+            code: rule.doc.code,
+            name: rule.doc.name,
             severity: self.severity,
             message: self.message.clone(),
             help: self.help.clone(),
@@ -259,8 +259,8 @@ mod tests {
     fn a_finding_reads_back_from_the_contract_as_written() {
         let rule = crate::lint::rule("SG201").expect("SG201 is a rule");
         let finding = Finding {
-            code: rule.code,
-            name: rule.name,
+            code: rule.doc.code,
+            name: rule.doc.name,
             severity: Severity::Error,
             message: "the body has 6,000 tokens".into(),
             help: Some("move detail into references/".into()),

@@ -16,8 +16,8 @@ use sha2::{Digest, Sha256};
 use super::json::{FindingRecord, FixRecord};
 use super::{Report, display};
 use crate::finding::Severity;
-use crate::lint::RULES;
 use crate::lint::load::UNLOADABLE_SKILL;
+use crate::lint::{RULES, RuleDoc};
 
 /// A severity as a SARIF result level.
 pub(crate) fn level(severity: Severity) -> &'static str {
@@ -124,25 +124,24 @@ fn fingerprint(f: &FindingRecord, seen: &mut HashMap<String, usize>) -> String {
 /// A rule a run lists after the per-skill ones (the audit's set-level rules), described as
 /// every rule is.
 pub(crate) struct ListedRule {
-    pub code: &'static str,
-    pub name: &'static str,
-    pub summary: &'static str,
-    pub what: &'static str,
-    pub why: &'static str,
-    pub severity: Severity,
+    /// The rule's documentation.
+    pub doc: &'static RuleDoc,
     /// The rule's family tag.
     pub tag: &'static str,
 }
 
 /// Every rule a result may name: the per-skill rules, then the run's `listed` ones.
 fn rules(rules_doc: Option<&str>, listed: &[ListedRule]) -> Vec<Value> {
-    let rule = |code: &str,
-                name: &str,
-                summary: &str,
-                what: &str,
-                why: &str,
-                severity,
-                tag: &str| {
+    let rule = |doc: &RuleDoc, tag: &str| {
+        let RuleDoc {
+            code,
+            name,
+            summary,
+            what,
+            why,
+            severity,
+            ..
+        } = *doc;
         let mut rule = json!({
             "id": code,
             "name": name,
@@ -160,30 +159,12 @@ fn rules(rules_doc: Option<&str>, listed: &[ListedRule]) -> Vec<Value> {
         }
         rule
     };
-    let per_skill = RULES.iter().map(|r| {
-        rule(
-            r.code,
-            r.name,
-            r.summary,
-            r.what,
-            r.why,
-            r.severity,
-            r.family().as_str(),
-        )
-    });
-    let load = &UNLOADABLE_SKILL;
+    let per_skill = RULES.iter().map(|r| rule(&r.doc, r.family().as_str()));
     let loader = std::iter::once(rule(
-        load.code,
-        load.name,
-        load.summary,
-        load.what,
-        load.why,
-        load.severity,
-        crate::lint::Family::of(load.code).as_str(),
+        &UNLOADABLE_SKILL,
+        crate::lint::Family::of(UNLOADABLE_SKILL.code).as_str(),
     ));
-    let listed = listed
-        .iter()
-        .map(|r| rule(r.code, r.name, r.summary, r.what, r.why, r.severity, r.tag));
+    let listed = listed.iter().map(|r| rule(r.doc, r.tag));
     per_skill.chain(loader).chain(listed).collect()
 }
 
@@ -194,12 +175,12 @@ const PER_SKILL: usize = RULES.len() + 1;
 fn rule_index(code: &str, listed: &[ListedRule]) -> Option<usize> {
     RULES
         .iter()
-        .position(|r| r.code == code)
+        .position(|r| r.doc.code == code)
         .or_else(|| (code == UNLOADABLE_SKILL.code).then_some(RULES.len()))
         .or_else(|| {
             listed
                 .iter()
-                .position(|r| r.code == code)
+                .position(|r| r.doc.code == code)
                 .map(|i| PER_SKILL + i)
         })
 }
@@ -370,13 +351,18 @@ mod tests {
 
     #[test]
     fn listed_rules_follow_the_per_skill_ones() {
-        let listed = [ListedRule {
+        const LISTED: RuleDoc = RuleDoc {
             code: "SG799",
             name: "listed",
+            severity: Severity::Warning,
             summary: "s",
             what: "w",
             why: "y",
-            severity: Severity::Warning,
+            fires: "",
+            passes: "",
+        };
+        let listed = [ListedRule {
+            doc: &LISTED,
             tag: "set",
         }];
         let all = rules(None, &listed);

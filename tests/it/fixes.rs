@@ -22,7 +22,7 @@ fn all_findings(root: &Path, config: &Config) -> Vec<skillgate::finding::Finding
 fn every_fix_re_checks_with_no_new_finding() {
     let mut fixable = Vec::new();
     for rule in RULES {
-        let example = Example::parse(rule.fires);
+        let example = Example::parse(rule.doc.fires);
         let dir = tempfile::tempdir().expect("temp dir");
         let skill_root = example.write_to(dir.path()).expect("example written");
         let config = example
@@ -32,13 +32,13 @@ fn every_fix_re_checks_with_no_new_finding() {
         let before = all_findings(&skill_root, &config);
         let fixes: Vec<_> = before
             .iter()
-            .filter(|f| f.code == rule.code)
+            .filter(|f| f.code == rule.doc.code)
             .filter_map(|f| f.fix.as_ref())
             .collect();
         if fixes.is_empty() {
             continue;
         }
-        fixable.push(rule.code);
+        fixable.push(rule.doc.code);
         for fx in &fixes {
             let path = &fx.edits[0].location.path;
             let text = std::fs::read_to_string(path).expect("read");
@@ -48,14 +48,18 @@ fn every_fix_re_checks_with_no_new_finding() {
                 .map(|e| (e.location.span.clone(), e.text.as_str()))
                 .collect();
             let (fixed, skipped) = fix::apply(&text, &edits);
-            assert!(skipped.is_empty(), "{}: a fix overlaps itself", rule.code);
+            assert!(
+                skipped.is_empty(),
+                "{}: a fix overlaps itself",
+                rule.doc.code
+            );
             std::fs::write(path, fixed).expect("write");
         }
         let after = all_findings(&skill_root, &config);
         assert!(
-            after.iter().all(|f| f.code != rule.code),
+            after.iter().all(|f| f.code != rule.doc.code),
             "{} still fires after its fix: {after:?}",
-            rule.code
+            rule.doc.code
         );
         // A rule may word its finding differently once the file changed; a fix must not
         // make any rule fire more often.
@@ -70,7 +74,7 @@ fn every_fix_re_checks_with_no_new_finding() {
         assert!(
             new.is_empty(),
             "{}'s fix brought new findings: {new:?}",
-            rule.code
+            rule.doc.code
         );
     }
     for code in [

@@ -43,12 +43,12 @@ fn findings_of(code: &str, example_text: &str) -> Vec<String> {
 #[test]
 fn every_rule_fires_on_its_firing_example() {
     for rule in RULES {
-        let found = findings_of(rule.code, rule.fires);
+        let found = findings_of(rule.doc.code, rule.doc.fires);
         assert!(
             !found.is_empty(),
             "{} ({}) did not fire on its example",
-            rule.code,
-            rule.name
+            rule.doc.code,
+            rule.doc.name
         );
     }
 }
@@ -56,12 +56,12 @@ fn every_rule_fires_on_its_firing_example() {
 #[test]
 fn every_rule_passes_its_passing_example() {
     for rule in RULES {
-        let found = findings_of(rule.code, rule.passes);
+        let found = findings_of(rule.doc.code, rule.doc.passes);
         assert!(
             found.is_empty(),
             "{} ({}) fired on its passing example: {found:?}",
-            rule.code,
-            rule.name
+            rule.doc.code,
+            rule.doc.name
         );
     }
 }

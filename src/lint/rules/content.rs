@@ -1,5 +1,6 @@
 //! SG3xx: what the skill tells the agent, and how.
 
+use crate::lint::RuleDoc;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -11,11 +12,12 @@ use crate::skill::quoted;
 
 /// SG301.
 pub const NO_PROHIBITIONS: Rule = Rule {
-    code: "SG301",
-    name: "no-prohibitions",
-    severity: Severity::Info,
-    summary: "The skill has no short \"don't\" rules",
-    what: "Notes a body with no prohibition at all: no \"don't…\", \"never…\", \"avoid…\" \
+    doc: RuleDoc {
+        code: "SG301",
+        name: "no-prohibitions",
+        severity: Severity::Info,
+        summary: "The skill has no short \"don't\" rules",
+        what: "Notes a body with no prohibition at all: no \"don't…\", \"never…\", \"avoid…\" \
            in its prose, and none of the other ways skills say what not to do (a ❌ or ✗ mark, \
            a section of mistakes, pitfalls, anti-patterns or red flags, \"is not allowed\", \
            \"only when…\", \"X, not Y\"), outside code blocks. Those forms come from the \
@@ -23,10 +25,11 @@ pub const NO_PROHIBITIONS: Rule = Rule {
            `@path` (`@.github/copilot-instructions.md`) is read in with it: its prohibitions \
            count when the file exists, resolved like the skill's other paths (from the skill \
            folder, then, with `--repo`, from the repository).",
-    why: "In published measurements the only reliably helpful slice of skills was short \
+        why: "In published measurements the only reliably helpful slice of skills was short \
           \"don't\" rules: what not to do in this code base is what an agent cannot infer.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\nNever edit generated notes by hand.\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n\nPut the title first, then the body.\nNever edit generated notes by hand.\n",
+    },
     check: |cx, out| {
         if !cx.skill.body.prose_lines.is_empty()
             && cx.skill.prohibition_lines().next().is_none()
@@ -105,17 +108,19 @@ static PINNED: LazyLock<Regex> = LazyLock::new(|| {
 
 /// SG302.
 pub const PINNED_EXACT_NAME: Rule = Rule {
-    code: "SG302",
-    name: "pinned-exact-name",
-    severity: Severity::Warning,
-    summary: "The skill pins an exact name or string the agent must use",
-    what: "Flags wording like \"always name it\", \"use exactly\", \"must be called\", \
+    doc: RuleDoc {
+        code: "SG302",
+        name: "pinned-exact-name",
+        severity: Severity::Warning,
+        summary: "The skill pins an exact name or string the agent must use",
+        what: "Flags wording like \"always name it\", \"use exactly\", \"must be called\", \
            but not a function's call (\"`init()` must be called first\", \"must be called in \
            `main`\").",
-    why: "Pinned strings cause retry lock-in: when a test expects something else, the agent \
+        why: "Pinned strings cause retry lock-in: when a test expects something else, the agent \
           keeps reproducing the pinned text on every attempt instead of adapting.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nThe output file must be called notes_final.md.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nName the output file after the project's existing convention.\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nThe output file must be called notes_final.md.\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nName the output file after the project's existing convention.\n",
+    },
     check: |cx, out| {
         let text = &cx.skill.source.text;
         for span in prose_matches(cx.skill, &PINNED) {
@@ -165,19 +170,21 @@ static BRAND_NEW_RELEASE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// SG303.
 pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
-    code: "SG303",
-    name: "time-sensitive-claim",
-    severity: Severity::Warning,
-    summary: "The skill makes a claim that goes stale",
-    what: "Flags \"as of 2024\", \"currently\", \"the latest version\", \"recently\" and \
+    doc: RuleDoc {
+        code: "SG303",
+        name: "time-sensitive-claim",
+        severity: Severity::Warning,
+        summary: "The skill makes a claim that goes stale",
+        what: "Flags \"as of 2024\", \"currently\", \"the latest version\", \"recently\" and \
            similar wording, but not a word that describes instead of claiming \
            (\"recently modified code\", \"currently-invoked\", \"a brand-new app\" the \
            agent has just made) nor a cell of a table (a version table's \"latest stable\" \
            row).",
-    why: "Skills outlive the moment they were written; \"the latest version\" becomes a \
+        why: "Skills outlive the moment they were written; \"the latest version\" becomes a \
           version mismatch, which measurably makes agents worse.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the latest version of the formatter.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the formatter version pinned in the repository's lockfile.\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the latest version of the formatter.\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the formatter version pinned in the repository's lockfile.\n",
+    },
     check: |cx, out| {
         let text = &cx.skill.source.text;
         for span in prose_matches(cx.skill, &STALE) {
@@ -239,20 +246,22 @@ const MENU_WINDOW: usize = 4;
 
 /// SG304.
 pub const MENU_WITHOUT_DEFAULT: Rule = Rule {
-    code: "SG304",
-    name: "menu-without-default",
-    severity: Severity::Info,
-    summary: "The skill offers alternatives without a default",
-    what: "Flags \"you can use either…\", \"there are several options…\" and similar menus when \
+    doc: RuleDoc {
+        code: "SG304",
+        name: "menu-without-default",
+        severity: Severity::Info,
+        summary: "The skill offers alternatives without a default",
+        what: "Flags \"you can use either…\", \"there are several options…\" and similar menus when \
            neither the line nor the next few name a default or a way to choose, and not on a \
            line that puts the choice to the user (\"ask the user which\", \"the user can \
            choose\"), asks a question or lists what the skill can do. Info level: \
            on public packs most hits were a choice offered to the user or a list of sources, \
            not a decision left to the agent (docs/precision.md).",
-    why: "A menu moves the decision back to the agent, which then spends tokens weighing \
+        why: "A menu moves the decision back to the agent, which then spends tokens weighing \
           options and picks inconsistently across runs; a default with an escape hatch does not.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nYou can use either pandoc, mdformat, or prettier to format the notes.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat notes with mdformat. Use prettier instead only when the repository already has a .prettierrc.\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nYou can use either pandoc, mdformat, or prettier to format the notes.\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat notes with mdformat. Use prettier instead only when the repository already has a .prettierrc.\n",
+    },
     check: |cx, out| {
         let text = &cx.skill.source.text;
         let lines = &cx.skill.body.prose_lines;

@@ -101,7 +101,7 @@ mod tests {
 
     #[test]
     fn codes_and_names_are_unique_sorted_and_well_formed() {
-        let mut codes: Vec<_> = RULES.iter().map(|r| r.code).collect();
+        let mut codes: Vec<_> = RULES.iter().map(|r| r.doc.code).collect();
         let sorted = {
             let mut c = codes.clone();
             c.sort_unstable();
@@ -110,24 +110,29 @@ mod tests {
         assert_eq!(codes, sorted, "RULES must be listed in code order");
         codes.dedup();
         assert_eq!(codes.len(), RULES.len(), "duplicate rule code");
-        let mut names: Vec<_> = RULES.iter().map(|r| r.name).collect();
+        let mut names: Vec<_> = RULES.iter().map(|r| r.doc.name).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), RULES.len(), "duplicate rule name");
         for rule in RULES {
             assert!(
-                rule.code.len() == 5 && rule.code.starts_with("SG"),
+                rule.doc.code.len() == 5 && rule.doc.code.starts_with("SG"),
                 "{}",
-                rule.code
+                rule.doc.code
             );
             assert!(
-                rule.name
+                rule.doc
+                    .name
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b == b'-'),
                 "{}",
-                rule.name
+                rule.doc.name
             );
-            assert!(!rule.what.is_empty() && !rule.why.is_empty() && !rule.summary.is_empty());
+            assert!(
+                !rule.doc.what.is_empty()
+                    && !rule.doc.why.is_empty()
+                    && !rule.doc.summary.is_empty()
+            );
         }
     }
 
@@ -136,7 +141,7 @@ mod tests {
         let security: Vec<_> = RULES
             .iter()
             .filter(|r| r.family() == Family::Security)
-            .map(|r| r.code)
+            .map(|r| r.doc.code)
             .collect();
         assert_eq!(security.len(), 13);
         assert!(security.iter().all(|c| c.starts_with("SG6")));

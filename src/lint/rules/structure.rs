@@ -1,6 +1,7 @@
 //! SG5xx: the skill folder's structure — links, referenced files, reference depth, orphans,
 //! code fences and path separators.
 
+use crate::lint::RuleDoc;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -23,11 +24,12 @@ fn has_extension(rel: &str) -> bool {
 
 /// SG501.
 pub const BROKEN_LINK: Rule = Rule {
-    code: "SG501",
-    name: "broken-link",
-    severity: Severity::Error,
-    summary: "A relative link points at a file that is not in the skill",
-    what: "Resolves every relative link and image in SKILL.md and its markdown files against \
+    doc: RuleDoc {
+        code: "SG501",
+        name: "broken-link",
+        severity: Severity::Error,
+        summary: "A relative link points at a file that is not in the skill",
+        what: "Resolves every relative link and image in SKILL.md and its markdown files against \
            the document's folder, then the skill folder, after expanding the placeholders \
            for the skill folder that the skill's targets expand (`${CLAUDE_SKILL_DIR}` and \
            `${CLAUDE_PLUGIN_ROOT}/skills/<name>` for Claude Code; `{baseDir}` and every other \
@@ -46,10 +48,11 @@ pub const BROKEN_LINK: Rule = Rule {
            (`.claude/skills/<name>`, `.agents/skills/<name>`, `.github/skills/<name>`, ...) it \
            is no finding; for a skill elsewhere (a pack's `skills/<name>`), which is copied when \
            installed, it is a warning. SG502 does the same for paths.",
-    why: "An agent that follows a dead link wastes a turn and proceeds without the guidance \
+        why: "An agent that follows a dead link wastes a turn and proceeds without the guidance \
           the author meant; a link outside the folder breaks once the skill is installed.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide](references/style.md) first.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide]({baseDir}/references/style.md) first.\n==> references/style.md <==\n# Style\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide](references/style.md) first.\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRead [the style guide]({baseDir}/references/style.md) first.\n==> references/style.md <==\n# Style\n",
+    },
     check: |cx, out| {
         let docs = docs(cx.skill);
         for m in cx
@@ -184,11 +187,12 @@ static HYPOTHETICAL: LazyLock<Regex> = LazyLock::new(|| {
 
 /// SG502.
 pub const MISSING_REFERENCED_FILE: Rule = Rule {
-    code: "SG502",
-    name: "missing-referenced-file",
-    severity: Severity::Warning,
-    summary: "Prose or inline code names a bundled file that does not exist",
-    what: "Finds paths under `scripts/`, `references/` and `assets/` named in prose or inline \
+    doc: RuleDoc {
+        code: "SG502",
+        name: "missing-referenced-file",
+        severity: Severity::Warning,
+        summary: "Prose or inline code names a bundled file that does not exist",
+        what: "Finds paths under `scripts/`, `references/` and `assets/` named in prose or inline \
            code (not in links, which SG501 checks), the targets' placeholders expanded, and \
            flags those missing from the folder and those behind a placeholder no target expands. A line that gives the path as an illustration \
            (\"e.g.\", \"for example\", \"such as\", \"would be\", \"Good:\", a ✓ or ✗ mark), a \
@@ -196,9 +200,10 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
            the skill the user writes (\"your project\", \"your skill\") are not references. \
            Behind a placeholder no target expands, a path that names an existing file is an \
            info note.",
-    why: "The agent will try to run or read the file and fail, often mid-task.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py` on each note.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python ${CLAUDE_SKILL_DIR}/scripts/format_notes.py` on each note.\n==> scripts/format_notes.py <==\nprint('ok')\n",
+        why: "The agent will try to run or read the file and fail, often mid-task.",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py` on each note.\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python ${CLAUDE_SKILL_DIR}/scripts/format_notes.py` on each note.\n==> scripts/format_notes.py <==\nprint('ok')\n",
+    },
     check: |cx, out| {
         let docs = docs(cx.skill);
         let mut seen = Vec::new();
@@ -261,18 +266,20 @@ pub const MISSING_REFERENCED_FILE: Rule = Rule {
 
 /// SG503.
 pub const REFERENCE_TOO_DEEP: Rule = Rule {
-    code: "SG503",
-    name: "reference-too-deep",
-    severity: Severity::Warning,
-    summary: "A reference is reachable only through another reference",
-    what: "Walks every mention (links, paths, stems, globs) from SKILL.md and flags markdown \
+    doc: RuleDoc {
+        code: "SG503",
+        name: "reference-too-deep",
+        severity: Severity::Warning,
+        summary: "A reference is reachable only through another reference",
+        what: "Walks every mention (links, paths, stems, globs) from SKILL.md and flags markdown \
            files first reached at depth two or more (SKILL.md -> a.md -> b.md). A path built in \
            a format string (`f\"{output_dir}/\"`) or written only of template segments \
            (`<owner>/<repo>`) names no file of the skill.",
-    why: "Agents read nested references partially or not at all; keep every reference one \
+        why: "Agents read nested references partially or not at all; keep every reference one \
           link away from SKILL.md.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md) and [details](references/details.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nSee [the guide](references/guide.md) and [details](references/details.md).\n==> references/guide.md <==\n# Guide\nDetails are in [details](details.md).\n==> references/details.md <==\n# Details\n",
+    },
     check: |cx, out| {
         let docs = docs(cx.skill);
         let refs = cx.references();
@@ -387,11 +394,12 @@ fn file_location(skill: &Skill, file: &SkillFile) -> Location {
 
 /// SG504.
 pub const ORPHAN_FILE: Rule = Rule {
-    code: "SG504",
-    name: "orphan-file",
-    severity: Severity::Info,
-    summary: "A file or folder of the skill is never linked or named",
-    what: "Flags files that no mention reaches from SKILL.md, directly or through reached \
+    doc: RuleDoc {
+        code: "SG504",
+        name: "orphan-file",
+        severity: Severity::Info,
+        summary: "A file or folder of the skill is never linked or named",
+        what: "Flags files that no mention reaches from SKILL.md, directly or through reached \
            references: one finding per unreferenced folder (its files listed as related) or \
            per single file. A folder named as such (\"the `./fonts` directory\", `themes/`, \
            `references` in inline code, \"the references folder\") \
@@ -406,10 +414,11 @@ pub const ORPHAN_FILE: Rule = Rule {
            `agents/openai.yaml` with the icons it names, script manifests \
            (`requirements.txt`, `package.json`, `pyproject.toml`, `__init__.py`) and `evals/` \
            folders are exempt.",
-    why: "The agent only finds files the skill points to; an unreferenced file is dead weight \
+        why: "The agent only finds files the skill points to; an unreferenced file is dead weight \
           in every install, or a reference someone forgot to link.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n==> references/old-guide.md <==\n# Old guide\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\nSee [the guide](references/old-guide.md).\n==> references/old-guide.md <==\n# Old guide\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\n==> references/old-guide.md <==\n# Old guide\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n# Notes\nSee [the guide](references/old-guide.md).\n==> references/old-guide.md <==\n# Old guide\n",
+    },
     check: |cx, out| {
         let skill = cx.skill;
         let client = named_by_client(skill);
@@ -504,15 +513,17 @@ fn closing_fence(text: &str, open: usize) -> (usize, String) {
 
 /// SG505.
 pub const UNCLOSED_CODE_FENCE: Rule = Rule {
-    code: "SG505",
-    name: "unclosed-code-fence",
-    severity: Severity::Error,
-    summary: "A code fence is never closed",
-    what: "Flags a fenced code block with no closing fence in SKILL.md or its markdown files.",
-    why: "Everything after the opening fence becomes code: the agent reads the rest of the \
+    doc: RuleDoc {
+        code: "SG505",
+        name: "unclosed-code-fence",
+        severity: Severity::Error,
+        summary: "A code fence is never closed",
+        what: "Flags a fenced code block with no closing fence in SKILL.md or its markdown files.",
+        why: "Everything after the opening fence becomes code: the agent reads the rest of the \
           skill as an example instead of as instructions.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat every note before you commit it, so that headings and lists stay stable.\n\n```sh\nnotes fmt\n\n## Rules\nNever edit generated notes.\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\nnotes fmt\n```\n\n## Rules\nNever edit generated notes.\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat every note before you commit it, so that headings and lists stay stable.\n\n```sh\nnotes fmt\n\n## Rules\nNever edit generated notes.\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\n```sh\nnotes fmt\n```\n\n## Rules\nNever edit generated notes.\n",
+    },
     check: |cx, out| {
         for d in docs(cx.skill) {
             for block in d.doc.code_blocks.iter().filter(|b| !b.closed) {
@@ -549,11 +560,12 @@ static WINDOWS_LINE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// SG507.
 pub const OUTSIDE_DISCOVERY_FOLDERS: Rule = Rule {
-    code: "SG507",
-    name: "outside-discovery-folders",
-    severity: Severity::Info,
-    summary: "No target discovers skills where this one lies in the repository",
-    what: "When the skill is checked inside the repository (`--repo`), compares its folder with \
+    doc: RuleDoc {
+        code: "SG507",
+        name: "outside-discovery-folders",
+        severity: Severity::Info,
+        summary: "No target discovers skills where this one lies in the repository",
+        what: "When the skill is checked inside the repository (`--repo`), compares its folder with \
            the folders the skill's targets discover skills in (docs/targets.md): \
            `.claude/skills/<name>` for Claude Code, `.agents/skills/<name>` for Codex, \
            `.cursor/skills/<name>` for Cursor, `.github/skills/<name>` for GitHub Copilot, a \
@@ -561,11 +573,12 @@ pub const OUTSIDE_DISCOVERY_FOLDERS: Rule = Rule {
            when none matches; silent outside a repository, for `generic` alone, and for a \
            folder nested deeper under a `skills/` (a pack's catalog such as \
            `skills/.curated/<name>`, which is installed by copying).",
-    why: "A skill no client finds is never loaded: an agent working in the repository runs \
+        why: "A skill no client finds is never loaded: an agent working in the repository runs \
           without it, however good it is. A pack that is copied into place when installed \
           can ignore the note.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> @repo/README.md <==\n# Notes app\n",
-    passes: "@folder .agents/skills/demo\n---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> @repo/README.md <==\n# Notes app\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> @repo/README.md <==\n# Notes app\n",
+        passes: "@folder .agents/skills/demo\n---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> @repo/README.md <==\n# Notes app\n",
+    },
     check: |cx, out| {
         let Some(project) = cx.project else { return };
         let (Ok(skill), Ok(repo)) = (
@@ -635,19 +648,21 @@ pub const OUTSIDE_DISCOVERY_FOLDERS: Rule = Rule {
 
 /// SG506.
 pub const BACKSLASH_PATH: Rule = Rule {
-    code: "SG506",
-    name: "backslash-path",
-    severity: Severity::Warning,
-    summary: "A path uses backslashes",
-    what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose, \
+    doc: RuleDoc {
+        code: "SG506",
+        name: "backslash-path",
+        severity: Severity::Warning,
+        summary: "A path uses backslashes",
+        what: "Flags Windows-style paths (`scripts\\run.py`) in links, inline code and prose, \
            except on a line that shows them as what to avoid (\"✗\", \"Avoid:\", \"Bad:\"), a \
            path on a Windows drive or share (`C:\\Users\\name\\...`, `%APPDATA%\\x`) and a \
            line written for Windows users (\"Windows\", \"PowerShell\", \"cmd\"). Code blocks \
            are never read, so the fix never rewrites them.",
-    why: "Agents run on Unix-like systems where backslashes are not separators; the path \
+        why: "Agents run on Unix-like systems where backslashes are not separators; the path \
           does not resolve.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts\\format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts\\format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nRun `python scripts/format_notes.py`.\n==> scripts/format_notes.py <==\nprint('ok')\n",
+    },
     check: |cx, out| {
         for d in docs(cx.skill) {
             let text = &d.source.text;
@@ -697,22 +712,24 @@ pub const BACKSLASH_PATH: Rule = Rule {
 
 /// SG508.
 pub const UNREADABLE_ENTRY: Rule = Rule {
-    code: "SG508",
-    name: "unreadable-entry",
-    severity: Severity::Warning,
-    summary: "An entry of the skill folder cannot be read",
-    what: "Flags each file or folder of the skill that the system refuses to read (a loop of \
+    doc: RuleDoc {
+        code: "SG508",
+        name: "unreadable-entry",
+        severity: Severity::Warning,
+        summary: "An entry of the skill folder cannot be read",
+        what: "Flags each file or folder of the skill that the system refuses to read (a loop of \
            symbolic links such as `a -> b`, `b -> a`, a link to nothing, permission denied), \
            one finding per entry; the rest of the skill is read and checked without it. A \
            symbolic link whose target lies outside the skill folder is followed when the \
            target is inside the git repository that holds the skill (a `scripts` link to the \
            repository's own scripts); outside it, the link is not read and the finding is an \
            error.",
-    why: "The agent gets the same refusal when it opens the file, and an installer copying the \
+        why: "The agent gets the same refusal when it opens the file, and an installer copying the \
           folder fails or copies a broken link; a link out of the repository would ship or read \
           files the author never meant to be part of the skill.",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> notes.md -> drafts.md <==\n==> drafts.md -> notes.md <==\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines; see [notes](notes.md).\n==> notes.md <==\n# Notes\n==> drafts.md -> notes.md <==\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines.\n==> notes.md -> drafts.md <==\n==> drafts.md -> notes.md <==\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nKeep each note under five lines; see [notes](notes.md).\n==> notes.md <==\n# Notes\n==> drafts.md -> notes.md <==\n",
+    },
     check: |cx, out| {
         let skill = cx.skill;
         for entry in &skill.unreadable {

@@ -7,17 +7,19 @@ use super::{
 };
 use crate::finding::Severity;
 use crate::knowledge::ApiFile;
+use crate::lint::RuleDoc;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Release};
 use crate::project::{Ecosystem, Project, RuntimeKind};
 
 /// SG407.
 pub const API_TOO_NEW: Rule = Rule {
-    code: "SG407",
-    name: "api-too-new",
-    severity: Severity::Warning,
-    summary: "An example uses an API that first appeared after the project's version",
-    what: "Matches the skill's code blocks against the known API additions (`added` entries \
+    doc: RuleDoc {
+        code: "SG407",
+        name: "api-too-new",
+        severity: Severity::Warning,
+        summary: "An example uses an API that first appeared after the project's version",
+        what: "Matches the skill's code blocks against the known API additions (`added` entries \
            in rules/apis) and reports each use of an API that the project's version of the \
            package, or of the runtime, does not have yet, naming the version that introduced \
            it and the project's own. A lockfile's version is compared as resolved; a \
@@ -28,11 +30,11 @@ pub const API_TOO_NEW: Rule = Rule {
            that depends on Next.js, whose App Router runs on the React canary it bundles, \
            React 19.0's additions are not reported, and later ones only while next is older \
            than 15 (a next whose version cannot be read counts as 15 or newer).",
-    why: "An agent copies examples: `useEffectEvent` on React 18 or `tomllib` on Python 3.10 \
+        why: "An agent copies examples: `useEffectEvent` on React 18 or `tomllib` on Python 3.10 \
           is code that does not build or run on the project. A warning rather than an error, \
           because a skill may offer the new API only for newer versions in words the rule \
           does not read; the help says what older versions use instead.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Writes React effects. Use when an effect reads changing values.
@@ -45,7 +47,7 @@ useEffect(() => { const id = setInterval(onTick, 1000); return () => clearInterv
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": "^18.2.0" } }
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Writes React effects. Use when an effect reads changing values.
@@ -59,6 +61,7 @@ useEffect(() => { const id = setInterval(() => log(latest.current), 1000); retur
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": "^18.2.0" } }
 "#,
+    },
     check: api_too_new,
 };
 

@@ -7,6 +7,7 @@
 //!
 //! [`Analysis`]: crate::claims::Analysis
 
+use crate::lint::RuleDoc;
 use std::path::Path;
 
 use super::head;
@@ -33,15 +34,16 @@ pub use self::version_conflict::VERSION_CONFLICT;
 
 /// SG400.
 pub const UNREADABLE_MANIFEST: Rule = Rule {
-    code: "SG400",
-    name: "unreadable-manifest",
-    severity: Severity::Info,
-    summary: "A manifest or lockfile of the repository could not be read",
-    what: "Reports each manifest or lockfile the project scan could not parse, with its \
+    doc: RuleDoc {
+        code: "SG400",
+        name: "unreadable-manifest",
+        severity: Severity::Info,
+        summary: "A manifest or lockfile of the repository could not be read",
+        what: "Reports each manifest or lockfile the project scan could not parse, with its \
            file, line and column; the scan goes on without it.",
-    why: "The SG4xx rules compare the skill with what the repository declares; a manifest \
+        why: "The SG4xx rules compare the skill with what the repository declares; a manifest \
           they cannot read is a blind spot worth knowing about.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Formats notes. Use when writing notes.
@@ -50,7 +52,7 @@ Format the notes.
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": }
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Formats notes. Use when writing notes.
@@ -59,6 +61,7 @@ Format the notes.
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": "^19.0.0" } }
 "#,
+    },
     check: |cx, out| {
         let Some(project) = cx.project else {
             return;
@@ -82,11 +85,12 @@ Format the notes.
 
 /// SG404.
 pub const TOOL_CONFLICT: Rule = Rule {
-    code: "SG404",
-    name: "tool-conflict",
-    severity: Severity::Warning,
-    summary: "The skill runs a package manager, test runner or build tool the project does not use",
-    what: "Reads the commands in shell blocks and inline code (`npm install`, `pip install`, \
+    doc: RuleDoc {
+        code: "SG404",
+        name: "tool-conflict",
+        severity: Severity::Warning,
+        summary: "The skill runs a package manager, test runner or build tool the project does not use",
+        what: "Reads the commands in shell blocks and inline code (`npm install`, `pip install`, \
            `npx jest`, `bundle exec rspec`, `mvn package`) of SKILL.md and of every file it \
            names, and compares each tool with the project's own of the same kind: package \
            manager by lockfile and `packageManager`, test runner and build tool by \
@@ -98,9 +102,9 @@ pub const TOOL_CONFLICT: Rule = Rule {
            manager), on a line that names a lockfile (\"`yarn.lock` exists → `yarn nx`\"), or \
            with a comment offering another (`pnpm install  # or npm install`). One finding \
            per tool.",
-    why: "`npm install` in a pnpm repository writes a second lockfile; `jest` in a vitest \
+        why: "`npm install` in a pnpm repository writes a second lockfile; `jest` in a vitest \
           repository runs nothing. Agents follow the skill's commands literally.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Adds dependencies. Use when a package is missing.
@@ -111,7 +115,7 @@ npm install zod
 ==> @repo/package.json <==
 { "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "zod": "^3.23.0" } }
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Adds dependencies. Use when a package is missing.
@@ -122,16 +126,18 @@ pnpm add zod
 ==> @repo/package.json <==
 { "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "zod": "^3.23.0" } }
 "#,
+    },
     check: tools::tool_conflict,
 };
 
 /// SG405.
 pub const OFF_STACK: Rule = Rule {
-    code: "SG405",
-    name: "off-stack",
-    severity: Severity::Warning,
-    summary: "The skill works in languages and packages the project does not use",
-    what: "Computes the stack fit from the skill's main package: among the packages and \
+    doc: RuleDoc {
+        code: "SG405",
+        name: "off-stack",
+        severity: Severity::Warning,
+        summary: "The skill works in languages and packages the project does not use",
+        what: "Computes the stack fit from the skill's main package: among the packages and \
            languages the frontmatter names (the description, and a language word of the \
            name such as `go-concurrency-patterns`), the one the skill uses most (imports, \
            installs, manifest entries and prose names counted together), else the most used \
@@ -145,9 +151,9 @@ pub const OFF_STACK: Rule = Rule {
            code blocks' languages, packages and runtimes against the project's dependencies, \
            runtimes and source files) and is never off-stack: a method shown in one language \
            applies in others.",
-    why: "A skill for another stack only costs context and pulls the agent towards \
+        why: "A skill for another stack only costs context and pulls the agent towards \
           conventions the repository does not have.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Writes Django views. Use when adding a view.
@@ -158,7 +164,7 @@ from django.http import HttpResponse
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": "^19.0.0" } }
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Writes React components. Use when adding a component.
@@ -169,6 +175,7 @@ import { useState } from 'react';
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": "^19.0.0" } }
 "#,
+    },
     check: |cx, out| {
         let Some(project) = cx.project else {
             return;
@@ -201,11 +208,12 @@ import { useState } from 'react';
 
 /// SG406.
 pub const UNDECLARED_PACKAGE: Rule = Rule {
-    code: "SG406",
-    name: "undeclared-package",
-    severity: Severity::Info,
-    summary: "The skill uses a package the project does not depend on",
-    what: "Reports each package the skill installs (code blocks, and inline commands such \
+    doc: RuleDoc {
+        code: "SG406",
+        name: "undeclared-package",
+        severity: Severity::Info,
+        summary: "The skill uses a package the project does not depend on",
+        what: "Reports each package the skill installs (code blocks, and inline commands such \
            as `pnpm add -D vitest` in prose) or imports in the project's own ecosystems that \
            no manifest or lockfile of the project names, once, with its other places. \
            Imports are named by their registry's rules: npm `@scope/name/sub` is \
@@ -225,9 +233,9 @@ pub const UNDECLARED_PACKAGE: Rule = Rule {
            modules the skill shows as its own files, apps of the example's own Django \
            project (`from orders.models import Order` beside Django), modules of other \
            JavaScript runtimes (`k6/http`), global installs (`npm i -g`) and Java imports.",
-    why: "Following the skill adds a dependency; that may be intended, but it should be a \
+        why: "Following the skill adds a dependency; that may be intended, but it should be a \
           decision, not a side effect.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Validates input. Use when parsing requests.
@@ -238,7 +246,7 @@ pnpm add zod
 ==> @repo/package.json <==
 { "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "react": "^19.0.0" } }
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Validates input. Use when parsing requests.
@@ -249,6 +257,7 @@ pnpm add zod
 ==> @repo/package.json <==
 { "name": "app", "packageManager": "pnpm@9.12.0", "dependencies": { "zod": "^3.23.0" } }
 "#,
+    },
     check: packages::undeclared_package,
 };
 

@@ -4,25 +4,27 @@
 use super::{file_line, located, runtime_of};
 use crate::claims::{Claim, Origin, Role};
 use crate::finding::Severity;
+use crate::lint::RuleDoc;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Bound, Release, Requirement, runtime_ecosystem};
 use crate::project::{Ecosystem, RuntimeKind};
 
 /// SG403.
 pub const RUNTIME_CONFLICT: Rule = Rule {
-    code: "SG403",
-    name: "runtime-conflict",
-    severity: Severity::Warning,
-    summary: "The skill needs a runtime version the project does not guarantee",
-    what: "Compares runtime claims (\"Python 3.12\", \"Node.js >= 20\", `FROM python:3.12`, \
+    doc: RuleDoc {
+        code: "SG403",
+        name: "runtime-conflict",
+        severity: Severity::Warning,
+        summary: "The skill needs a runtime version the project does not guarantee",
+        what: "Compares runtime claims (\"Python 3.12\", \"Node.js >= 20\", `FROM python:3.12`, \
            `setup-node` versions) with the project's supported range (`requires-python`, \
            `engines.node`, `rust-version`, the `go` directive) or, without a range, its pin \
            (`.python-version`, `.nvmrc`). A requirement in prose conflicts with a range that \
            still admits older versions; a CI version or base image only when the range \
            excludes it.",
-    why: "A skill that needs Python 3.12 syntax makes the agent break a project that must \
+        why: "A skill that needs Python 3.12 syntax makes the agent break a project that must \
           keep working on 3.9.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Writes data models. Use when adding a model.
@@ -33,7 +35,7 @@ This skill needs Python 3.12 or later.
 name = "app"
 requires-python = ">=3.9"
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Writes data models. Use when adding a model.
@@ -44,6 +46,7 @@ This skill needs Python 3.9 or later.
 name = "app"
 requires-python = ">=3.9"
 "#,
+    },
     check: runtime_conflict,
 };
 

@@ -3,6 +3,7 @@
 use super::{file_line, located};
 use crate::claims::{Claim, Role};
 use crate::finding::Severity;
+use crate::lint::RuleDoc;
 use crate::lint::fit::dependencies_for;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Requirement};
@@ -10,21 +11,22 @@ use crate::project::{Ecosystem, Located, Project};
 
 /// SG401.
 pub const VERSION_CONFLICT: Rule = Rule {
-    code: "SG401",
-    name: "version-conflict",
-    severity: Severity::Error,
-    summary: "The skill claims a package version the project does not use",
-    what: "Compares each version the skill says it is written for (\"React 17\" in the \
+    doc: RuleDoc {
+        code: "SG401",
+        name: "version-conflict",
+        severity: Severity::Error,
+        summary: "The skill claims a package version the project does not use",
+        what: "Compares each version the skill says it is written for (\"React 17\" in the \
            description, the body or a file SKILL.md names, `pip install django==3.2`, an \
            Actions `uses:` ref) with the version the project's lockfile resolves, or with its \
            declared constraint when there is no lockfile. A version the skill warns against, \
            gates a section on, states as a fact about a release, or shows as constraint \
            syntax (a manifest snippet, `uv add \"django>=4.0,<5.0\"`) is not compared. One \
            finding per package and range, the other places in `related`.",
-    why: "Guidance written for another major version of the project's framework is the \
+        why: "Guidance written for another major version of the project's framework is the \
           failure that measurably hurts agents: they follow it and write code that no \
           longer works.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Mounts React apps. Use when editing the entry point.
@@ -33,7 +35,7 @@ This skill targets React 17.
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": "^19.0.0" } }
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Mounts React apps. Use when editing the entry point.
@@ -42,6 +44,7 @@ This skill targets React 19.
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react": "^19.0.0" } }
 "#,
+    },
     check: version_conflict,
 };
 

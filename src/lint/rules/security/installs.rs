@@ -1,6 +1,7 @@
 //! SG612: installs that bypass the registry a reviewer expects — an archive fetched from a
 //! URL, a foreign registry or package index, and names one edit away from a popular package.
 
+use crate::lint::RuleDoc;
 use std::sync::LazyLock;
 
 use super::shell::{Command, Word};
@@ -10,12 +11,13 @@ use crate::lint::Rule;
 
 /// SG612.
 pub const UNTRUSTED_INSTALL: Rule = Rule {
-    code: "SG612",
-    name: "untrusted-install",
-    severity: Severity::Warning,
-    summary: "A package is installed from a URL, a foreign registry or index, or under a name \
+    doc: RuleDoc {
+        code: "SG612",
+        name: "untrusted-install",
+        severity: Severity::Warning,
+        summary: "A package is installed from a URL, a foreign registry or index, or under a name \
               one edit away from a popular package",
-    what: "Reads `pip`, `uv pip`, `npm`, `pnpm`, `yarn`, `npx` and `bunx` commands in code \
+        what: "Reads `pip`, `uv pip`, `npm`, `pnpm`, `yarn`, `npx` and `bunx` commands in code \
            blocks, inline code and scripts, and flags: a package archive given as an \
            `http(s)://` URL (`pip install https://host/x.whl`), a registry or index option \
            pointing away from the public registry (`--registry`, `--index-url`, \
@@ -23,10 +25,11 @@ pub const UNTRUSTED_INSTALL: Rule = Rule {
            from one of the 2,000 most downloaded PyPI or npm packages (`reqeusts`, `lodahs`; \
            the lists and their sources are in `rules/popular/`). Shown text (a typosquat \
            given as an example of an attack) is an info note.",
-    why: "These are how a supply-chain attack reaches a user: the package comes from a host \
+        why: "These are how a supply-chain attack reaches a user: the package comes from a host \
           the attacker controls, or has a name chosen to be mistyped for a trusted one.",
-    fires: "---\nname: demo\ndescription: Sets up the demo client. Use when installing demo.\n---\n```bash\npip install reqeusts\n```\n",
-    passes: "---\nname: demo\ndescription: Sets up the demo client. Use when installing demo.\n---\n```bash\npip install requests==2.32.3\n```\n",
+        fires: "---\nname: demo\ndescription: Sets up the demo client. Use when installing demo.\n---\n```bash\npip install reqeusts\n```\n",
+        passes: "---\nname: demo\ndescription: Sets up the demo client. Use when installing demo.\n---\n```bash\npip install requests==2.32.3\n```\n",
+    },
     check: |cx, out| {
         let scan = scan(cx);
         for command in &scan.commands {

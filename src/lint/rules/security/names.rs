@@ -1,6 +1,7 @@
 //! SG613: a skill whose own name imitates a well-known skill or a popular package, one
 //! typing slip away from it (`reqeusts-helper`, `webbapp-testing`).
 
+use crate::lint::RuleDoc;
 use std::sync::LazyLock;
 
 use super::installs::{POPULAR_NPM, POPULAR_PYPI, names};
@@ -9,22 +10,24 @@ use crate::lint::Rule;
 
 /// SG613.
 pub const LOOKALIKE_NAME: Rule = Rule {
-    code: "SG613",
-    name: "lookalike-name",
-    severity: Severity::Warning,
-    summary: "The skill's name imitates a well-known skill or a popular package",
-    what: "Compares the frontmatter `name` with the skills Anthropic publishes \
+    doc: RuleDoc {
+        code: "SG613",
+        name: "lookalike-name",
+        severity: Severity::Warning,
+        summary: "The skill's name imitates a well-known skill or a popular package",
+        what: "Compares the frontmatter `name` with the skills Anthropic publishes \
            (`webapp-testing`, `skill-creator`…) and each of its words of six letters or more \
            with the 2,000 most downloaded PyPI and npm packages (`rules/popular/`). A name one \
            typing slip away is reported: two neighbouring letters swapped (`reqeusts`), a \
            letter doubled (`webbapp`), or a letter dropped inside the word (`requsts`). \
            Separators (`googleads` for `google-ads`), names that are themselves popular, and \
            other edits pass, so real words next to a package name stay quiet.",
-    why: "A look-alike name is how a typosquatted skill gets chosen: a user or an agent \
+        why: "A look-alike name is how a typosquatted skill gets chosen: a user or an agent \
           searching for the trusted skill or the library it wraps picks the imitation, \
           whose body then does what the trusted one would not.",
-    fires: "---\nname: reqeusts-helper\ndescription: Helps with HTTP calls. Use when calling an API.\n---\nCall the API with `requests`.\n",
-    passes: "---\nname: requests-helper\ndescription: Helps with HTTP calls. Use when calling an API.\n---\nCall the API with `requests`.\n",
+        fires: "---\nname: reqeusts-helper\ndescription: Helps with HTTP calls. Use when calling an API.\n---\nCall the API with `requests`.\n",
+        passes: "---\nname: requests-helper\ndescription: Helps with HTTP calls. Use when calling an API.\n---\nCall the API with `requests`.\n",
+    },
     check: |cx, out| {
         let skill = cx.skill;
         let Some(field) = &skill.frontmatter.name else {

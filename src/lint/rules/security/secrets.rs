@@ -1,6 +1,7 @@
 //! SG608: credentials written into the skill's files — tokens with a known prefix and
 //! private keys — reported by kind with the value masked.
 
+use crate::lint::RuleDoc;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -12,20 +13,22 @@ use crate::lint::Rule;
 
 /// SG608.
 pub const SECRET_IN_SKILL: Rule = Rule {
-    code: "SG608",
-    name: "secret-in-skill",
-    severity: Severity::Error,
-    summary: "A token or private key is written in the skill",
-    what: "Reads every text file of the skill for credentials with a recognisable shape: AWS \
+    doc: RuleDoc {
+        code: "SG608",
+        name: "secret-in-skill",
+        severity: Severity::Error,
+        summary: "A token or private key is written in the skill",
+        what: "Reads every text file of the skill for credentials with a recognisable shape: AWS \
            access key ids, GitHub, GitLab, Slack, OpenAI, Anthropic, Stripe, Google, npm, \
            PyPI, Hugging Face and SendGrid tokens, and PEM or OpenSSH private keys with a key \
            body. Documented placeholders (`AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx…`, values \
            saying \"example\", \"your\", \"dummy\", runs of one character) pass. The message \
            names the kind and masks the value.",
-    why: "A published skill is public: a key in it is leaked to everyone who installs it, and \
+        why: "A published skill is public: a key in it is leaked to everyone who installs it, and \
           an agent told to use it acts with someone else's identity.",
-    fires: "---\nname: demo\ndescription: Calls the demo API. Use when querying demo.\n---\n```bash\nexport GITHUB_TOKEN=ghp_R4nd0mL00k1ngT0k3nV4lu3Zq8Wx2Yp6Mn1K\n```\n",
-    passes: "---\nname: demo\ndescription: Calls the demo API. Use when querying demo.\n---\n```bash\nexport GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nexport AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n```\n",
+        fires: "---\nname: demo\ndescription: Calls the demo API. Use when querying demo.\n---\n```bash\nexport GITHUB_TOKEN=ghp_R4nd0mL00k1ngT0k3nV4lu3Zq8Wx2Yp6Mn1K\n```\n",
+        passes: "---\nname: demo\ndescription: Calls the demo API. Use when querying demo.\n---\n```bash\nexport GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nexport AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n```\n",
+    },
     check: |cx, out| {
         let scan = scan(cx);
         for file in &scan.files {

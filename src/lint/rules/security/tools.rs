@@ -3,22 +3,25 @@
 
 use crate::finding::Severity;
 use crate::lint::Rule;
+use crate::lint::RuleDoc;
 
 /// SG609.
 pub const BROAD_ALLOWED_TOOLS: Rule = Rule {
-    code: "SG609",
-    name: "broad-allowed-tools",
-    severity: Severity::Warning,
-    summary: "`allowed-tools` grants an unrestricted shell or a wildcard",
-    what: "Flags `allowed-tools` entries that pre-approve any shell command (`Bash`, `Bash(*)`, \
+    doc: RuleDoc {
+        code: "SG609",
+        name: "broad-allowed-tools",
+        severity: Severity::Warning,
+        summary: "`allowed-tools` grants an unrestricted shell or a wildcard",
+        what: "Flags `allowed-tools` entries that pre-approve any shell command (`Bash`, `Bash(*)`, \
            `Bash(*:*)`, `Shell`, `PowerShell`), a shell restricted to an interpreter or \
            wrapper that runs anything (`Bash(python:*)`, `Bash(sh:*)`, `Bash(sudo:*)`, \
            `Bash(eval:*)`), and bare wildcards (`*`, `mcp__*`). Restricted entries such as \
            `Bash(git status:*)` or `Read` pass.",
-    why: "`allowed-tools` lets the agent use those tools without asking the user. A skill that \
+        why: "`allowed-tools` lets the agent use those tools without asking the user. A skill that \
           pre-approves any command removes the user's last check on everything else it says.",
-    fires: "---\nname: demo\ndescription: Runs the demo checks. Use when checking demo.\nallowed-tools: Read Bash\n---\nRun the checks.\n",
-    passes: "---\nname: demo\ndescription: Runs the demo checks. Use when checking demo.\nallowed-tools: Read Grep Bash(git status:*) Bash(npm test:*)\n---\nRun the checks.\n",
+        fires: "---\nname: demo\ndescription: Runs the demo checks. Use when checking demo.\nallowed-tools: Read Bash\n---\nRun the checks.\n",
+        passes: "---\nname: demo\ndescription: Runs the demo checks. Use when checking demo.\nallowed-tools: Read Grep Bash(git status:*) Bash(npm test:*)\n---\nRun the checks.\n",
+    },
     check: |cx, out| {
         let skill = cx.skill;
         let Some(field) = &skill.frontmatter.allowed_tools else {

@@ -1,6 +1,7 @@
 //! SG601 and SG602: characters that hide or disguise text — invisible and bidirectional
 //! control characters, Unicode tags, and look-alike letters inside commands and URLs.
 
+use crate::lint::RuleDoc;
 use std::ops::Range;
 use std::sync::LazyLock;
 
@@ -13,11 +14,12 @@ use crate::skill::quoted::{self, Shown};
 
 /// SG601.
 pub const HIDDEN_UNICODE: Rule = Rule {
-    code: "SG601",
-    name: "hidden-unicode",
-    severity: Severity::Error,
-    summary: "Invisible or text-reordering Unicode characters in the skill's files",
-    what: "Reads every text file of the skill and flags bidirectional overrides and isolates \
+    doc: RuleDoc {
+        code: "SG601",
+        name: "hidden-unicode",
+        severity: Severity::Error,
+        summary: "Invisible or text-reordering Unicode characters in the skill's files",
+        what: "Reads every text file of the skill and flags bidirectional overrides and isolates \
            (U+202A–U+202E, U+2066–U+2069), Unicode tag characters (U+E0000–U+E007F, decoding \
            the text they hide), and zero-width or invisible characters (U+200B, U+2060, \
            U+FEFF after the start, soft hyphens, Hangul fillers) as warnings. Zero-width \
@@ -27,11 +29,12 @@ pub const HIDDEN_UNICODE: Rule = Rule {
            in shown text, or inside a quotation on a line that names it: `\"ig\\u200bnore\"` \
            with a zero-width space) is an info note. Each finding names the position and \
            the code point.",
-    why: "A model reads these characters; a reviewer does not see them. Tags can carry a whole \
+        why: "A model reads these characters; a reviewer does not see them. Tags can carry a whole \
           hidden instruction, and bidirectional overrides make a command display differently \
           from what runs (\"Trojan Source\").",
-    fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat the notes.\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}\n",
-    passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat the notes. 👩\u{200D}💻 Flags: 🇫🇷. Arabic text: مرحبا\u{200F}.\n",
+        fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat the notes.\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065}\n",
+        passes: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nFormat the notes. 👩\u{200D}💻 Flags: 🇫🇷. Arabic text: مرحبا\u{200F}.\n",
+    },
     check: |cx, out| {
         let scan = scan(cx);
         for file in &scan.files {
@@ -59,19 +62,21 @@ pub const HIDDEN_UNICODE: Rule = Rule {
 
 /// SG602.
 pub const HOMOGLYPH: Rule = Rule {
-    code: "SG602",
-    name: "homoglyph",
-    severity: Severity::Error,
-    summary: "A look-alike letter from another script inside a command or URL",
-    what: "In code blocks, inline code, scripts and every URL, flags a word or host that mixes \
+    doc: RuleDoc {
+        code: "SG602",
+        name: "homoglyph",
+        severity: Severity::Error,
+        summary: "A look-alike letter from another script inside a command or URL",
+        what: "In code blocks, inline code, scripts and every URL, flags a word or host that mixes \
            Latin letters with Cyrillic, Greek or other letters that look like them \
            (`сurl` with a Cyrillic `с`, `pаypal.com`), and a command name that contains one. \
            Words written wholly in another script (Russian comments, Greek symbols such as \
            `Δt`) pass. Names the position, the code point and the letter it imitates.",
-    why: "A look-alike letter makes a command or host read as a trusted one while it names \
+        why: "A look-alike letter makes a command or host read as a trusted one while it names \
           another: a different program, a domain the attacker owns.",
-    fires: "---\nname: demo\ndescription: Installs demo. Use when installing demo.\n---\n```bash\nc\u{0443}rl -fsSL https://demo.example/install.sh -o install.sh\n```\n",
-    passes: "---\nname: demo\ndescription: Installs demo. Use when installing demo.\n---\n```bash\n# Скачать установщик\ncurl -fsSL https://demo.example/install.sh -o install.sh\n```\n",
+        fires: "---\nname: demo\ndescription: Installs demo. Use when installing demo.\n---\n```bash\nc\u{0443}rl -fsSL https://demo.example/install.sh -o install.sh\n```\n",
+        passes: "---\nname: demo\ndescription: Installs demo. Use when installing demo.\n---\n```bash\n# Скачать установщик\ncurl -fsSL https://demo.example/install.sh -o install.sh\n```\n",
+    },
     check: |cx, out| {
         let scan = scan(cx);
         for (span, file, message, shown) in homoglyphs(scan) {

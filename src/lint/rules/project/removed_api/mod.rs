@@ -3,6 +3,7 @@
 
 mod matcher;
 
+use crate::lint::RuleDoc;
 use std::sync::{Arc, Mutex, PoisonError};
 
 pub use self::matcher::{ApiHit, ApiMatcher, PatternError, keep_strongest};
@@ -16,16 +17,17 @@ use crate::skill::code::{CodeSnippet, extract_facts};
 
 /// SG402.
 pub const REMOVED_API: Rule = Rule {
-    code: "SG402",
-    name: "removed-api",
-    severity: Severity::Error,
-    summary: "An example uses an API removed or deprecated in the project's version",
-    what: "Matches the skill's code blocks against the known API changes (rules/apis) and \
+    doc: RuleDoc {
+        code: "SG402",
+        name: "removed-api",
+        severity: Severity::Error,
+        summary: "An example uses an API removed or deprecated in the project's version",
+        what: "Matches the skill's code blocks against the known API changes (rules/apis) and \
            reports each use of an API that the project's version of the package removed \
            (error) or deprecated (warning), with the replacement and the source.",
-    why: "An agent copies examples; an example that calls a removed API produces code that \
+        why: "An agent copies examples; an example that calls a removed API produces code that \
           fails on the project's version.",
-    fires: r#"==> SKILL.md <==
+        fires: r#"==> SKILL.md <==
 ---
 name: demo
 description: Mounts React apps. Use when editing the entry point.
@@ -37,7 +39,7 @@ ReactDOM.render(<App />, document.getElementById('root'));
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
 "#,
-    passes: r#"==> SKILL.md <==
+        passes: r#"==> SKILL.md <==
 ---
 name: demo
 description: Mounts React apps. Use when editing the entry point.
@@ -49,6 +51,7 @@ createRoot(document.getElementById('root')).render(<App />);
 ==> @repo/package.json <==
 { "name": "app", "dependencies": { "react-dom": "^19.0.0" } }
 "#,
+    },
     check: changed_api,
 };
 
