@@ -141,12 +141,89 @@ pub struct Reach {
 static SCHEME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9+.-]*:").expect("valid regex"));
 
-/// A path-like token: optional placeholder, then segments of path characters with at least
-/// one `/` or a file extension. Checked further in [`candidate`].
-static TOKEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:\$\{[A-Za-z_]+\}|\$[A-Z_]+|\{baseDir\})?(?:[A-Za-z0-9_.*@+\-/\\]|\{[A-Za-z_-]+\}/|<[A-Za-z_-]+>/)+")
-        .expect("valid regex")
-});
+/// The path-like tokens of `text`, as byte ranges: an optional placeholder (`${NAME}`,
+/// `$NAME`, `{baseDir}`), then a run of path characters and `{name}/` or `<name>/` segments.
+/// Checked further in [`candidate`].
+///
+/// This is the regular expression
+/// `(?:\$\{[A-Za-z_]+\}|\$[A-Z_]+|\{baseDir\})?(?:[A-Za-z0-9_.*@+\-/\\]|\{[A-Za-z_-]+\}/|<[A-Za-z_-]+>/)+`
+/// read leftmost-first, written out: every word of every prose line and code block is a
+/// match, and a matcher's per-match set-up cost more than the reading.
+fn path_tokens(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let b = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < b.len() {
+            let start = at;
+            if let Some(end) = token_at(b, start) {
+                at = end;
+                return Some(start..end);
+            }
+            at += 1;
+        }
+        None
+    })
+}
+
+/// The end of the token that starts at `start`, if one does.
+fn token_at(b: &[u8], start: usize) -> Option<usize> {
+    let run = |from: usize, ok: fn(u8) -> bool| {
+        from + b[from.min(b.len())..]
+            .iter()
+            .take_while(|&&c| ok(c))
+            .count()
+    };
+    // The segments after a placeholder, if there is at least one.
+    let after = |p: usize| Some(segments(b, p)).filter(|&end| end > p);
+    if b[start] == b'$' {
+        if b.get(start + 1) == Some(&b'{') {
+            let name = run(start + 2, |c| c.is_ascii_alphabetic() || c == b'_');
+            if name > start + 2
+                && b.get(name) == Some(&b'}')
+                && let Some(end) = after(name + 1)
+            {
+                return Some(end);
+            }
+        }
+        let name = run(start + 1, |c| c.is_ascii_uppercase() || c == b'_');
+        if name > start + 1 {
+            // `$NAME` needs a segment after it; its own last letter is one.
+            return after(name).or((name > start + 2).then_some(name));
+        }
+    }
+    if b[start..].starts_with(b"{baseDir}")
+        && let Some(end) = after(start + "{baseDir}".len())
+    {
+        return Some(end);
+    }
+    after(start)
+}
+
+/// The end of the run of path segments from `at`: path characters, `{name}/` and `<name>/`.
+fn segments(b: &[u8], mut at: usize) -> usize {
+    let path_char = |c: u8| c.is_ascii_alphanumeric() || b"_.*@+-/\\".contains(&c);
+    while let Some(&c) = b.get(at) {
+        if path_char(c) {
+            at += 1;
+            continue;
+        }
+        let close = match c {
+            b'{' => b'}',
+            b'<' => b'>',
+            _ => break,
+        };
+        let name = b[at + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic() || matches!(c, b'_' | b'-'))
+            .count();
+        if name == 0 || b.get(at + 1 + name) != Some(&close) || b.get(at + 2 + name) != Some(&b'/')
+        {
+            break;
+        }
+        at += name + 3;
+    }
+    at
+}
 
 /// A folder named in prose by its bare name: `the references folder`, `scripts directory`.
 static NAMED_FOLDER: LazyLock<Regex> = LazyLock::new(|| {
@@ -545,19 +622,19 @@ fn collect(
     let mut seen: std::collections::HashSet<usize> = std::collections::HashSet::new();
     for (region, form) in regions {
         let slice = &text[region.clone()];
-        for m in TOKEN.find_iter(slice) {
-            let start = region.start + m.start();
-            let token = m.as_str().trim_end_matches(['.', ',', ':', ';']);
+        for m in path_tokens(slice) {
+            let start = region.start + m.start;
+            let token = slice[m.clone()].trim_end_matches(['.', ',', ':', ';']);
             if token.is_empty() || in_link(start) || seen.contains(&start) {
                 continue;
             }
             // A URL's path or an absolute path is not a path of the skill, nor is a path
             // built in a format string (`f"{output_dir}/report.md"`).
-            let before = &slice[..m.start()];
+            let before = &slice[..m.start];
             let formatted = (token.starts_with('{')
                 && (before.ends_with("f\"") || before.ends_with("f'")))
                 // `<owner>/<repo>`: the token stops before a template it cannot hold.
-                || slice[m.end()..].starts_with(['<', '{']);
+                || slice[m.end..].starts_with(['<', '{']);
             if before.ends_with(':')
                 || before.ends_with("//")
                 || token.starts_with('/')
@@ -784,7 +861,53 @@ fn glob_root(pattern: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{candidate, glob_match, glob_root};
+    use super::{candidate, glob_match, glob_root, path_tokens};
+
+    /// The expression [`path_tokens`] writes out, to check it against.
+    const TOKEN: &str = r"(?:\$\{[A-Za-z_]+\}|\$[A-Z_]+|\{baseDir\})?(?:[A-Za-z0-9_.*@+\-/\\]|\{[A-Za-z_-]+\}/|<[A-Za-z_-]+>/)+";
+
+    fn tokens(text: &str) -> Vec<&str> {
+        path_tokens(text).map(|r| &text[r]).collect()
+    }
+
+    #[test]
+    fn path_tokens_are_the_expression_read_leftmost_first() {
+        let token = regex::Regex::new(TOKEN).expect("valid regex");
+        // Text made of the characters the expression turns on, in every order a small
+        // generator reaches, and a few written cases.
+        let alphabet: Vec<char> = "aZ9_.*@+-/\\${}<>B bD:ir\u{e9}`".chars().collect();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut cases: Vec<String> = [
+            "see ${SKILL_DIR}/refs/a.md and $HOME/x",
+            "{baseDir}/references/api.md, {baseDir} alone",
+            "$A $AB $AB/c ${X} ${X}/y <owner>/<repo> {name}/file.md",
+            "caf\u{e9}/men\u{fc}.md scripts\\run.ps1 e.g. `x.py`",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        for _ in 0..20_000 {
+            let len = (state % 24) as usize;
+            let text: String = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            cases.push(text);
+        }
+        for text in &cases {
+            let expected: Vec<&str> = token.find_iter(text).map(|m| m.as_str()).collect();
+            assert_eq!(tokens(text), expected, "in {text:?}");
+        }
+        assert_eq!(
+            tokens("see ${SKILL_DIR}/refs/a.md and $HOME/x"),
+            ["see", "${SKILL_DIR}/refs/a.md", "and", "$HOME/x"]
+        );
+        assert_eq!(tokens("$A b"), ["A", "b"]);
+        assert_eq!(tokens("<owner>/<repo>"), ["<owner>/", "repo"]);
+    }
 
     #[test]
     fn globs_match_within_and_across_segments() {

@@ -1598,6 +1598,27 @@ static BASE64_RUN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"[A-Za-z0-9+/]{40,}={0,2}|[A-Za-z0-9_-]{40,}").expect("valid regex")
 });
 
+/// The stretches of `text` where [`BASE64_RUN`] can match: runs of its characters of
+/// [`MIN_BASE64`] or more, with the `=` padding after them. No match crosses a character
+/// outside them, so reading the stretches finds what reading the whole text finds.
+fn long_runs(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let b = text.as_bytes();
+    let base64 = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'_' | b'-');
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < b.len() {
+            let start = at + b[at..].iter().position(base64)?;
+            let end = start + b[start..].iter().take_while(|c| base64(c)).count();
+            at = end;
+            if end - start >= MIN_BASE64 {
+                let padded = end + b[end..].iter().take(2).take_while(|&&c| c == b'=').count();
+                return Some(start..padded);
+            }
+        }
+        None
+    })
+}
+
 static HEX_RUN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u)(?:\\x[0-9a-fA-F]{2}){20,}|\b[0-9a-fA-F]{60,}\b").expect("valid regex")
 });
@@ -1611,13 +1632,23 @@ static EXECUTABLE: LazyLock<Regex> = LazyLock::new(|| {
 /// Encoded runs in `text` that decode to commands or code: the run and a preview.
 fn encoded_commands(text: &str) -> Vec<(Range<usize>, String)> {
     let mut out = Vec::new();
-    for m in BASE64_RUN.find_iter(text) {
-        if m.len() < MIN_BASE64 {
-            continue;
+    for run in long_runs(text) {
+        for m in BASE64_RUN.find_iter(&text[run.clone()]) {
+            if m.len() < MIN_BASE64 {
+                continue;
+            }
+            if let Some(decoded) = flow::decode_base64(m.as_str()).and_then(executable_text) {
+                out.push((run.start + m.start()..run.start + m.end(), decoded));
+            }
         }
-        if let Some(decoded) = flow::decode_base64(m.as_str()).and_then(executable_text) {
-            out.push((m.range(), decoded));
-        }
+    }
+    // Either form of a hex run needs `\x` or sixty hex digits in a row.
+    let hex_digits = text
+        .as_bytes()
+        .split(|b| !b.is_ascii_hexdigit())
+        .any(|run| run.len() >= MIN_HEX);
+    if !hex_digits && !text.contains("\\x") {
+        return out;
     }
     for m in HEX_RUN.find_iter(text) {
         let digits: String = m.as_str().replace("\\x", "");
@@ -1734,6 +1765,52 @@ mod tests {
         );
         let hex: String = payload.bytes().map(|b| format!("{b:02x}")).collect();
         assert_eq!(encoded_commands(&hex).len(), 1);
+    }
+
+    #[test]
+    fn long_runs_hold_every_base64_match() {
+        // Runs of the expression's characters around its length limit, broken by other
+        // characters and padding, as a small generator writes them.
+        let runs = ["QUJDRA", "ZGVmZw", "a+/b", "x_-y", "QUJD", "ZGVm", "MTIz"];
+        let breaks = ["==", "=", " ", "\n", "é", "."];
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut found = 0;
+        for _ in 0..5_000 {
+            let len = next() % 40;
+            let text: String = (0..len)
+                .map(|_| match next() {
+                    r if r % 8 == 0 => breaks[(r / 8 % breaks.len() as u64) as usize],
+                    r => runs[(r % runs.len() as u64) as usize],
+                })
+                .collect();
+            let whole: Vec<_> = BASE64_RUN.find_iter(&text).map(|m| m.range()).collect();
+            let long: Vec<_> = whole
+                .iter()
+                .filter(|r| r.len() >= MIN_BASE64)
+                .cloned()
+                .collect();
+            let mut stretched = Vec::new();
+            for run in long_runs(&text) {
+                stretched.extend(
+                    BASE64_RUN
+                        .find_iter(&text[run.clone()])
+                        .map(|m| run.start + m.start()..run.start + m.end())
+                        .filter(|r| r.len() >= MIN_BASE64),
+                );
+            }
+            assert_eq!(stretched, long, "in {text:?}");
+            found += long.len();
+        }
+        assert!(
+            found > 1_000,
+            "the generator reached {found} long runs only"
+        );
     }
 
     #[test]

@@ -136,6 +136,13 @@ static REGEXES: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Every pattern at once, for a whole file: a file none of them matches anywhere has no
+/// phrase on any line, and most files are such.
+static ANY: LazyLock<Regex> = LazyLock::new(|| {
+    let any: Vec<String> = PATTERNS.iter().map(|(_, p)| format!("(?:{p})")).collect();
+    Regex::new(&format!("(?-u){}", any.join("|"))).expect("valid regex")
+});
+
 /// A line that talks about such phrases rather than using them.
 static DISCUSSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u)\b(inject(ion|ed|s)?|attacks?|attackers?|malicious|adversarial|jailbreaks?|phrases?|patterns?|such as|e\.g\.|for example|detects?|flags?|suspicious|red flags?|watch for|look for|warns?|examples?|scanner|threats?)\b")
@@ -156,6 +163,10 @@ struct Hit {
 /// The phrases of a markdown file, outside its code blocks.
 fn hits(text: &str, doc: &Document) -> Vec<Hit> {
     let mut out = Vec::new();
+    // A phrase on one line is a phrase of the whole text.
+    if !ANY.is_match(&text.to_ascii_lowercase()) {
+        return out;
+    }
     let mut start = 0;
     // Code blocks are in file order, as lines are: one pass over both.
     let mut blocks = code_ranges(text, doc).into_iter().peekable();

@@ -163,8 +163,7 @@ fn untrusted(command: &Command) -> Vec<(&Word, String)> {
         }
         first_package = false;
         let bare = package_name(text);
-        let popular = popular_for(name);
-        if let Some(popular) = popular.iter().find(|p| one_edit(bare, p, popular)) {
+        if let Some(popular) = lookalike(bare, popular_for(name)) {
             out.push((
                 word,
                 format!("`{bare}` is one letter away from the popular package `{popular}`"),
@@ -186,20 +185,30 @@ fn package_name(text: &str) -> &str {
     }
 }
 
+/// The popular package `name` is one edit away from (see [`one_edit`]), unless `name` is
+/// itself in the list: popular names one edit from each other are both real.
+fn lookalike(name: &str, list: &'static [&'static str]) -> Option<&'static str> {
+    let name = name.to_ascii_lowercase().replace('_', "-");
+    if list.contains(&name.as_str()) {
+        return None;
+    }
+    let name: Vec<char> = name.chars().collect();
+    list.iter().copied().find(|p| one_edit(&name, p))
+}
+
 /// Whether `name` is one swap of neighbours or one changed letter from `popular` (five
 /// letters or more), or one dropped letter from a name of seven or more; never the same.
-fn one_edit(name: &str, popular: &str, list: &[&str]) -> bool {
-    let name = name.to_ascii_lowercase().replace('_', "-");
-    if name == popular || popular.len() < 5 || list.contains(&name.as_str()) {
+fn one_edit(a: &[char], popular: &str) -> bool {
+    // A name of another length is no edit away; most of the list ends here, unallocated.
+    if popular.len() < 5 || (popular.is_ascii() && popular.len().abs_diff(a.len()) > 1) {
         return false;
     }
-    let a: Vec<char> = name.chars().collect();
     let b: Vec<char> = popular.chars().collect();
     if a.len() == b.len() {
-        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
-        return match diff.as_slice() {
-            [_] => true,
-            [i, j] => *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i],
+        let mut diff = (0..a.len()).filter(|&i| a[i] != b[i]);
+        return match (diff.next(), diff.next(), diff.next()) {
+            (Some(_), None, None) => true,
+            (Some(i), Some(j), None) => j == i + 1 && a[i] == b[j] && a[j] == b[i],
             _ => false,
         };
     }
@@ -225,15 +234,19 @@ mod tests {
         let npm = popular_for("npm");
         assert!(pypi.len() >= 1000 && npm.len() >= 1000);
         assert!(pypi.contains(&"requests") && npm.contains(&"lodash"));
-        assert!(one_edit("reqeusts", "requests", pypi));
-        assert!(one_edit("requets", "requests", pypi));
-        assert!(one_edit("numpi", "numpy", pypi));
-        assert!(one_edit("lodahs", "lodash", npm));
-        assert!(!one_edit("requests", "requests", pypi));
+        assert_eq!(lookalike("reqeusts", pypi), Some("requests"));
+        assert_eq!(lookalike("requets", pypi), Some("requests"));
+        assert_eq!(lookalike("Reqeusts", pypi), Some("requests"));
+        assert_eq!(lookalike("numpi", pypi), Some("numpy"));
+        assert_eq!(lookalike("lodahs", npm), Some("lodash"));
+        // A letter that only looks alike is still one changed letter.
+        assert_eq!(lookalike("reqüests", pypi), Some("requests"));
+        assert_eq!(lookalike("requests", pypi), None);
         // Popular names one edit from each other are both real.
-        assert!(!one_edit("preact", "react", npm));
-        assert!(!one_edit("numba", "numpy", pypi));
-        assert!(!one_edit("typing_extensions", "typing-extensions", pypi));
+        assert_eq!(lookalike("preact", npm), None);
+        assert_eq!(lookalike("numba", pypi), None);
+        assert_eq!(lookalike("typing_extensions", pypi), None);
+        assert_eq!(lookalike("requestsxyz", pypi), None);
         assert_eq!(package_name("reqeusts[socks]==2.0"), "reqeusts");
         assert_eq!(package_name("@scope/x@1.0"), "@scope/x");
     }

@@ -165,23 +165,30 @@ pub(super) fn read(
     let mut fetched: Vec<String> = Vec::new();
     let mut decoded: Vec<String> = Vec::new();
     let mut homes: Vec<String> = Vec::new();
+    // What each value is by itself does not change between passes; only the names do.
+    let bindings: Vec<(&str, Node<'_>, bool, bool, bool)> = assignments
+        .iter()
+        .filter(|(left, _)| left.kind() == "identifier")
+        .map(|(left, right)| {
+            (
+                source.text(*left),
+                *right,
+                fetches(*right, source),
+                calls_decoder(*right, source),
+                is_home(source.text(*right)),
+            )
+        })
+        .collect();
     for _ in 0..3 {
-        for (left, right) in &assignments {
-            if left.kind() != "identifier" {
-                continue;
-            }
-            let name = source.text(*left).to_owned();
-            if (fetches(*right, source) || names_any(*right, &fetched, source))
-                && !fetched.contains(&name)
-            {
+        for &(name, right, fetch, decode, home) in &bindings {
+            let name = name.to_owned();
+            if (fetch || names_any(right, &fetched, source)) && !fetched.contains(&name) {
                 fetched.push(name.clone());
             }
-            if (calls_decoder(*right, source) || names_any(*right, &decoded, source))
-                && !decoded.contains(&name)
-            {
+            if (decode || names_any(right, &decoded, source)) && !decoded.contains(&name) {
                 decoded.push(name.clone());
             }
-            if is_home(source.text(*right)) && !homes.contains(&name) {
+            if home && !homes.contains(&name) {
                 homes.push(name);
             }
         }
@@ -698,6 +705,10 @@ impl Taint {
     /// The secret a variable holds where `node` uses it: bound in the same function, or at
     /// module level.
     fn lookup(&self, node: Node<'_>, source: Src<'_>) -> Option<Tainted> {
+        // Most code binds no secret, and finding a node's scope walks up the tree.
+        if self.names.is_empty() {
+            return None;
+        }
         let name = source.text(node);
         self.names
             .get(&scoped(scope(node, source), name))
@@ -1048,9 +1059,10 @@ fn calls_decoder(node: Node<'_>, source: Src<'_>) -> bool {
             && let Some(f) = n.child_by_field_name("function")
         {
             let name = source.text(f);
-            found |= DECODERS
-                .iter()
-                .any(|d| name == *d || name.ends_with(&format!(".{d}")));
+            found |= DECODERS.iter().any(|d| {
+                name.strip_suffix(d)
+                    .is_some_and(|rest| rest.is_empty() || rest.ends_with('.'))
+            });
         }
     });
     found
