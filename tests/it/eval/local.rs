@@ -836,3 +836,52 @@ fn run_steps_that_make_files_run_in_the_cell() {
         "{error}"
     );
 }
+
+/// `[environment] skills_dir` (where Harbor installs a task's own skills): `tasks check`
+/// proves the oracle as it is and notes the field, since the proof injects no skill; `eval`
+/// refuses the task in one line, since the condition decides which skill the agent sees.
+#[test]
+fn skills_dir_is_proved_by_tasks_check_and_refused_by_eval() {
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    edit(
+        &task.join("task.toml"),
+        "allow_internet = false",
+        "allow_internet = false\nskills_dir = \"/root/.claude/skills\"",
+    );
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(&task)
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", "local"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "note     remove-command: [environment] skills_dir = \"/root/.claude/skills\" is not \
+             used: the oracle proof injects no skill, and eval refuses the task (the condition \
+             decides which skill the agent sees)",
+            "ok       remove-command",
+            "1 tasks, 0 with problems",
+        ],
+        "stderr:\n{stderr}"
+    );
+    assert_eq!(check.status.code(), Some(0), "{stderr}");
+    let eval = eval_command("local", &task, "")
+        .arg("--out")
+        .arg(tmp.path().join("run"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&eval.stderr);
+    assert_ne!(eval.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "[environment] skills_dir = \"/root/.claude/skills\" is not supported by eval"
+        ),
+        "{stderr}"
+    );
+}
