@@ -271,7 +271,12 @@ pub fn evaluate(options: &EvalOptions, skill: SkillParts) -> Result<runner::RunS
     // A task that cannot be used is reported and left out; the others still run.
     let mut tasks = Vec::new();
     for task in std::mem::take(&mut set.tasks) {
-        let problems = task.problems(Some(&skill));
+        let mut problems = task.problems(Some(&skill));
+        // The task's own skills would sit beside the condition's.
+        problems.extend(
+            task.skills_dir()
+                .map(|dir| task::TaskProblem::SkillsDir { dir }),
+        );
         if problems.is_empty() {
             tasks.push(task);
         } else {
@@ -503,6 +508,16 @@ pub struct TaskCheck {
     pub discrimination: Option<runner::Discrimination>,
 }
 
+/// What `tasks check` says of a task's `[environment] skills_dir`: the oracle proof needs
+/// no skill, so it is proved as it is, and `eval` refuses it.
+fn skills_dir_note(task: &task::Task) -> Option<String> {
+    task.skills_dir().map(|dir| {
+        format!(
+            "[environment] skills_dir = \"{dir}\" is not used: the oracle proof injects no skill, and eval refuses the task (the condition decides which skill the agent sees)"
+        )
+    })
+}
+
 /// Runs `skillgate tasks check`: validates every task and proves the ones with a solution
 /// discriminate (the verifier fails untouched and passes after the oracle). A task that
 /// cannot be loaded, or that the backend cannot run as its settings say, is a problem of
@@ -608,6 +623,7 @@ pub fn check_tasks(
                 .storage_not_enforced(task)
                 .into_iter()
                 .chain(environment)
+                .chain(skills_dir_note(task))
                 .collect(),
             discrimination,
         });

@@ -332,6 +332,15 @@ pub enum TaskProblem {
         /// `agent` or `verifier`.
         phase: &'static str,
     },
+    /// `[environment] skills_dir`: the folder Harbor fills with the task's own skills. In
+    /// `eval` the condition decides which skill the agent sees; a second one would blur it.
+    #[error(
+        "[environment] skills_dir = \"{dir}\" is not supported by eval: the condition decides which skill the agent sees, and the task's own skills would be a second one"
+    )]
+    SkillsDir {
+        /// The folder as written.
+        dir: String,
+    },
     /// The instruction names the skill under evaluation.
     #[error("instruction names the skill `{name}`")]
     NamesSkill {
@@ -538,6 +547,20 @@ impl Task {
         dir.join("Dockerfile").is_file().then_some(dir)
     }
 
+    /// `[environment] skills_dir`, when the task asks for one: the folder Harbor would
+    /// install the task's own skills into before the agent runs. Only `eval` refuses it; the
+    /// oracle proof of `tasks check` runs no agent and injects no skill.
+    pub fn skills_dir(&self) -> Option<String> {
+        let value = self.config.environment.extra.get("skills_dir")?;
+        if !asks_for_something(value) {
+            return None;
+        }
+        Some(match value {
+            toml::Value::String(s) => s.trim().to_owned(),
+            other => format!("a {}", other.type_str()),
+        })
+    }
+
     /// Problems that make the task unusable, without running anything. With a skill, an
     /// instruction that names or quotes it is refused: the agent must earn the skill's help.
     pub fn problems(&self, skill: Option<&SkillParts>) -> Vec<TaskProblem> {
@@ -678,13 +701,9 @@ fn refuse_unsupported(dir: &Path, config: &TaskConfig) -> Result<(), TaskProblem
         }
     }
     let asks = |table: &toml::Table, key: &str| table.get(key).is_some_and(asks_for_something);
-    for key in [
-        "healthcheck",
-        "mcp_servers",
-        "skills_dir",
-        "gpu_types",
-        "gpus",
-    ] {
+    // `skills_dir` only matters where skills are injected: `eval` refuses it there (see
+    // [`Task::skills_dir`]), while `tasks check` proves the oracle without any skill.
+    for key in ["healthcheck", "mcp_servers", "gpu_types", "gpus"] {
         if asks(&environment.extra, key) {
             return Err(TaskProblem::UnsupportedKey {
                 table: "environment",
@@ -1086,6 +1105,30 @@ mod tests {
                 .unwrap_err()
                 .contains("[environment] mcp_servers")
         );
+    }
+
+    /// `skills_dir` loads: `tasks check` proves such a task's oracle; only `eval`, which
+    /// injects skills, refuses it (with [`TaskProblem::SkillsDir`]).
+    #[test]
+    fn skills_dir_loads_and_is_read_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let task = |toml: &str| task_in(tmp.path(), toml, "Do it.\n").expect("loads");
+        let asked = task("[environment]\nskills_dir = \"/root/.claude/skills\"\n");
+        assert_eq!(asked.skills_dir().as_deref(), Some("/root/.claude/skills"));
+        assert_eq!(
+            TaskProblem::SkillsDir {
+                dir: asked.skills_dir().unwrap()
+            }
+            .to_string(),
+            "[environment] skills_dir = \"/root/.claude/skills\" is not supported by eval: the \
+             condition decides which skill the agent sees, and the task's own skills would be a \
+             second one"
+        );
+        assert_eq!(
+            task("[environment]\nskills_dir = \"\"\n").skills_dir(),
+            None
+        );
+        assert_eq!(task("").skills_dir(), None);
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! built from `environment/Dockerfile`, or a derived image with the agent installed),
 //! with CPU, memory and pid limits. The workspace goes in as a tar; tests only after the
 //! agent stops; the verifier runs with the container cut off from every network. The
-//! container is removed when the session drops, on error and on Ctrl-C or SIGTERM too. A
-//! task whose image cannot be had is refused by `prepare`; the others still run.
+//! container is removed when the session drops, on error and on Ctrl-C or SIGTERM too (a
+//! second Ctrl-C kills every container of the run at once and exits). A task whose image
+//! cannot be had is refused by `prepare`; the others still run.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -19,7 +20,7 @@ use bollard::models::{
 };
 use bollard::query_parameters::{
     BuildImageOptionsBuilder, CommitContainerOptionsBuilder, CreateContainerOptions,
-    DownloadFromContainerOptionsBuilder, ListContainersOptionsBuilder,
+    DownloadFromContainerOptionsBuilder, KillContainerOptionsBuilder, ListContainersOptionsBuilder,
     RemoveContainerOptionsBuilder, UploadToContainerOptionsBuilder,
 };
 use futures_util::StreamExt;
@@ -29,6 +30,7 @@ use tokio::task::JoinHandle;
 use crate::eval::EvalError;
 use crate::eval::sandbox::cgroup::oom_kill_count;
 use crate::eval::sandbox::error::{BuildError, ExitCode, InstallError, PullError, SandboxError};
+use crate::eval::sandbox::signals;
 use crate::eval::sandbox::{
     Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session, VERSION_TIMEOUT,
     one_line, remove_skills_script, version_line,
@@ -152,6 +154,11 @@ async fn start_container(
         .create_container(None::<CreateContainerOptions>, body)
         .await
         .map_err(|e| CellError::new("creating the container", e))?;
+    // Started after a Ctrl-C's sweep listed the run's containers, it would outlive it.
+    if stopping.load(Ordering::SeqCst) {
+        let _ = docker.remove_container(&created.id, Some(forced())).await;
+        return Err(CellError("interrupted".into()));
+    }
     if let Err(e) = docker.start_container(&created.id, None).await {
         let options = RemoveContainerOptionsBuilder::default()
             .force(true)
@@ -205,7 +212,7 @@ impl DockerSandbox {
             storage: std::sync::OnceLock::new(),
             require_storage_limits: false,
         };
-        sandbox.remove_on_interrupt();
+        sandbox.remove_on_interrupt()?;
         Ok(sandbox)
     }
 
@@ -264,55 +271,36 @@ impl DockerSandbox {
 
     /// On Ctrl-C or SIGTERM, stops new containers from starting, removes every container
     /// of this run (also ones a worker created while this ran), then exits with 130. The
-    /// removal is forced, so it kills the containers' processes at once; a second Ctrl-C
-    /// during it changes nothing, since the process exits as soon as it is done.
-    fn remove_on_interrupt(&self) {
+    /// removal is forced, so it kills the containers' processes at once. A second Ctrl-C (or
+    /// SIGTERM) cuts the removal short: every container of the run is killed at once, given
+    /// a moment to be removed, and the process exits.
+    fn remove_on_interrupt(&self) -> Result<(), EvalError> {
+        let mut caught = signals::caught()?;
+        let before = *caught.borrow_and_update();
         let docker = self.docker.clone();
         let stopping = Arc::clone(&self.stopping);
         let label = format!("{RUN_LABEL}={}", self.run_id);
         self.runtime.spawn(async move {
-            let term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate());
-            let terminated = async {
-                match term {
-                    Ok(mut term) => drop(term.recv().await),
-                    Err(_) => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                caught = tokio::signal::ctrl_c() => if caught.is_err() { return },
-                () = terminated => {}
+            if caught.wait_for(|n| *n > before).await.is_err() {
+                return;
             }
             stopping.store(true, Ordering::SeqCst);
-            let filters = HashMap::from([("label", vec![label])]);
-            let mut removed = 0;
-            // A create already past its check may land after the first sweep.
-            for _ in 0..3 {
-                let options = ListContainersOptionsBuilder::default()
-                    .all(true)
-                    .filters(&filters)
-                    .build();
-                let ids: Vec<String> = match docker.list_containers(Some(options)).await {
-                    Ok(list) => list.into_iter().filter_map(|c| c.id).collect(),
-                    Err(e) => {
-                        eprintln!("interrupted: cannot list containers: {e}");
-                        break;
-                    }
-                };
-                for id in ids {
-                    let options = RemoveContainerOptionsBuilder::default()
-                        .force(true)
-                        .v(true)
-                        .build();
-                    match docker.remove_container(&id, Some(options)).await {
-                        Ok(()) => removed += 1,
-                        Err(e) => eprintln!("interrupted: could not remove container {id}: {e}"),
+            let removal = remove_run(&docker, &label);
+            tokio::pin!(removal);
+            tokio::select! {
+                biased;
+                again = async { caught.wait_for(|n| *n > before + 1).await.is_ok() } => {
+                    if again {
+                        kill_run(&docker, &label).await;
+                    } else {
+                        removal.await;
                     }
                 }
-                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                () = &mut removal => {}
             }
-            eprintln!("interrupted: removed {removed} container(s) of this run");
             std::process::exit(130);
         });
+        Ok(())
     }
 
     /// Containers labelled with this run (left by a killed process).
@@ -1116,6 +1104,128 @@ fn rooted_tar(dest: &str, bundle: &Bundle) -> Result<Vec<u8>, CellError> {
     builder
         .into_inner()
         .map_err(|e| CellError::new("archiving", e))
+}
+
+/// Force-removal: kills the container's processes, then removes it with its volumes.
+fn forced() -> bollard::query_parameters::RemoveContainerOptions {
+    RemoveContainerOptionsBuilder::default()
+        .force(true)
+        .v(true)
+        .build()
+}
+
+/// The ids of the run's containers (`label` is `skillgate.run=<id>`), running or not.
+async fn run_container_ids(docker: &Docker, label: &str) -> Result<Vec<String>, String> {
+    let filters = HashMap::from([("label", vec![label.to_owned()])]);
+    let options = ListContainersOptionsBuilder::default()
+        .all(true)
+        .filters(&filters)
+        .build();
+    match docker.list_containers(Some(options)).await {
+        Ok(list) => Ok(list.into_iter().filter_map(|c| c.id).collect()),
+        Err(e) => Err(format!("cannot list containers: {e}")),
+    }
+}
+
+/// The first Ctrl-C's teardown: force-removes every container of the run, sweeping again
+/// for a create already past its check when the first sweep ran.
+async fn remove_run(docker: &Docker, label: &str) {
+    let mut removed = 0;
+    for _ in 0..3 {
+        let ids = match run_container_ids(docker, label).await {
+            Ok(ids) => ids,
+            Err(e) => {
+                eprintln!("interrupted: {e}");
+                break;
+            }
+        };
+        for id in ids {
+            match docker.remove_container(&id, Some(forced())).await {
+                Ok(()) => removed += 1,
+                Err(e) => eprintln!("interrupted: could not remove container {id}: {e}"),
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    eprintln!("interrupted: removed {removed} container(s) of this run");
+}
+
+/// The longest a second Ctrl-C waits for the engine before the process exits.
+const SECOND_CTRL_C_LIMIT: std::time::Duration = std::time::Duration::from_secs(3);
+/// How long, once they are killed, the run's containers are given to be removed.
+const SECOND_CTRL_C_REMOVAL: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// The second Ctrl-C's teardown: SIGKILL to every container of the run at once (the engine
+/// answers once each has stopped), then their removal, all at once too, given
+/// [`SECOND_CTRL_C_REMOVAL`]; containers still there are stopped ones, which the next run
+/// into the same folder (`--resume`) removes.
+async fn kill_run(docker: &Docker, label: &str) {
+    let work = async {
+        let ids = run_container_ids(docker, label).await?;
+        let options = || {
+            Some(
+                KillContainerOptionsBuilder::default()
+                    .signal("SIGKILL")
+                    .build(),
+            )
+        };
+        let kills = futures_util::future::join_all(
+            ids.iter().map(|id| docker.kill_container(id, options())),
+        )
+        .await;
+        let mut killed = 0;
+        for (id, kill) in ids.iter().zip(kills) {
+            match kill {
+                Ok(()) => killed += 1,
+                // Not running (never started, or already stopped) or already gone.
+                Err(bollard::errors::Error::DockerResponseServerError {
+                    status_code: 404 | 409,
+                    ..
+                }) => {}
+                Err(e) => eprintln!("interrupted again: could not kill container {id}: {e}"),
+            }
+        }
+        let removals = futures_util::future::join_all(
+            ids.iter()
+                .map(|id| docker.remove_container(id, Some(forced()))),
+        );
+        // Removed, gone already, or being removed (by the first Ctrl-C's request).
+        let removed = match tokio::time::timeout(SECOND_CTRL_C_REMOVAL, removals).await {
+            Ok(done) => done
+                .iter()
+                .filter(|r| {
+                    matches!(
+                        r,
+                        Ok(())
+                            | Err(bollard::errors::Error::DockerResponseServerError {
+                                status_code: 404 | 409,
+                                ..
+                            })
+                    )
+                })
+                .count(),
+            Err(_) => 0,
+        };
+        Ok::<_, String>((killed, ids.len(), removed))
+    };
+    match tokio::time::timeout(SECOND_CTRL_C_LIMIT, work).await {
+        Ok(Ok((killed, listed, removed))) => {
+            let left = listed.saturating_sub(removed);
+            eprintln!(
+                "interrupted again: killed {killed} running container(s) of this run{}",
+                if left == 0 {
+                    String::new()
+                } else {
+                    format!("; {left} stopped one(s) left for the next run to remove")
+                }
+            );
+        }
+        Ok(Err(e)) => eprintln!("interrupted again: {e}"),
+        Err(_) => eprintln!(
+            "interrupted again: the engine did not answer within {} s; the run's containers may still run",
+            SECOND_CTRL_C_LIMIT.as_secs()
+        ),
+    }
 }
 
 /// Why a task's image cannot be had, in one line without the task's name (the line that

@@ -1,10 +1,10 @@
 //! The `local` backend: a temporary directory holding a cell's folders (workspace, `tests/`,
-//! `logs/`, `solution/`, `skillgate/`, `tmp/`), each command in a process group, a control
-//! group and a mount namespace of its own. The mount namespace shows the cell's folders at
-//! the paths tasks use (`/app` or the task's workdir, `/tests`, `/logs`, `/solution`,
-//! `/skillgate`, `/tmp`) over the host's other top-level folders, read-only (see
-//! [`mounts`]), so nothing a task does touches the host's files while the host's programs
-//! stay visible. The control
+//! `logs/`, `solution/`, `skillgate/`, `tmp/`, and `etc/`, a copy of the host's), each
+//! command in a process group, a control group and a mount namespace of its own. The mount
+//! namespace shows the cell's folders at the paths tasks use (`/app` or the task's workdir,
+//! `/tests`, `/logs`, `/solution`, `/skillgate`, `/tmp`, `/etc`) over the host's other
+//! top-level folders, read-only (see [`mounts`]), so nothing a task does touches the host's
+//! files while the host's programs stay visible. The control
 //! group carries the task's CPU and memory limits and the pid limit a container gets, and
 //! reaches every process the command started; commands that may not use the network run in
 //! a network namespace of their own holding only a loopback interface, as under Docker's
@@ -34,7 +34,7 @@ use crate::eval::sandbox::dockerfile::{Placed, Recipe, top};
 use crate::eval::sandbox::error::{CgroupError, SandboxError};
 use crate::eval::sandbox::init::{Failure, Launch, Report, report_pipe};
 use crate::eval::sandbox::installs;
-use crate::eval::sandbox::mounts::{Layout, View};
+use crate::eval::sandbox::mounts::{Layout, View, copy_host_etc};
 use crate::eval::sandbox::teardown;
 use crate::eval::sandbox::{Bundle, CellError, ExecResult, ExecSpec, PIDS_LIMIT, Sandbox, Session};
 use crate::eval::task::{Refusal, Task};
@@ -44,6 +44,9 @@ use crate::eval::task::{Refusal, Task};
 const WORKSPACE: &str = "/app";
 /// The cell's own folders: inside the session's root, and at the same sandbox path.
 const CELL_DIRS: [&str; 5] = ["/tests", "/logs", "/solution", "/skillgate", "/tmp"];
+/// The cell's own copy of the host's `/etc`, writable (a verifier may add a user), shown at
+/// the same path.
+const ETC: &str = "/etc";
 /// `HOME` of every command (under the cell's control folder).
 const HOME: &str = "/skillgate/home";
 /// Temporary roots are named `skillgate-cell-PID-…`, so a later run can remove those of a
@@ -146,6 +149,8 @@ impl Sandbox for LocalSandbox {
             std::fs::create_dir_all(session.root.path().join(dir))
                 .map_err(|e| CellError::new("creating the layout", e))?;
         }
+        copy_host_etc(&session.real(ETC))
+            .map_err(|e| CellError::new("copying the host's /etc into the cell", e))?;
         // The image's files first, then the repository over them, as on Docker.
         for (n, placed) in recipe.files.iter().enumerate() {
             let dest = session.real(placed.to());
@@ -575,7 +580,7 @@ impl LocalSession<'_> {
                 .iter()
                 .map(|t| (format!("/{t}"), self.root.path().join(t))),
         );
-        binds.extend(CELL_DIRS.iter().map(|d| {
+        binds.extend(CELL_DIRS.iter().chain([&ETC]).map(|d| {
             (
                 (*d).to_owned(),
                 self.root.path().join(d.trim_start_matches('/')),

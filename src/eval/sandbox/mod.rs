@@ -12,6 +12,7 @@ pub mod init;
 pub mod installs;
 pub mod local;
 pub mod mounts;
+pub mod signals;
 pub mod teardown;
 
 use std::path::{Path, PathBuf};

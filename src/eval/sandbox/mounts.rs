@@ -3,8 +3,10 @@
 //! programs stay visible and unchanged; `/dev` and `/sys` as they are, and a `/proc` of the
 //! cell's own PID namespace, so it lists the cell's processes only) and the
 //! cell's own folders bound at the paths tasks use (`/app` or the task's workdir, `/tests`,
-//! `/logs`, `/solution`, `/skillgate`, `/tmp`). A task that writes
-//! `/logs/verifier/reward.txt` or `/app/out.txt` writes into its cell, never onto the host.
+//! `/logs`, `/solution`, `/skillgate`, `/tmp`, and `/etc`, a copy of the host's made when
+//! the cell opens: [`copy_host_etc`]). A task that writes `/logs/verifier/reward.txt` or
+//! `/app/out.txt`, or adds a user to `/etc/passwd`, writes into its cell, never onto the
+//! host.
 //!
 //! Everything is planned before `fork` ([`View::plan`]); the child only makes system calls
 //! ([`View::enter`]), as it must between `fork` and `exec`.
@@ -255,6 +257,57 @@ impl View {
         }
         Ok(())
     }
+}
+
+/// Copies the host's `/etc` into `to` (which must not exist), for a cell's own writable
+/// `/etc`: a verifier that adds a user (`useradd` writes `/etc/passwd`, `/etc/group` and
+/// `/etc/shadow`) changes the cell's copy, which goes with the cell, and never the host's.
+/// Folders, files and symbolic links keep their modes, and their owners when run as root;
+/// what the user running skillgate cannot read (another user's secrets) and what is neither
+/// a folder, a file nor a link is left out, as the cell could not read it either.
+pub fn copy_host_etc(to: &Path) -> io::Result<()> {
+    // SAFETY: `geteuid` cannot fail and touches no memory.
+    let root = unsafe { libc::geteuid() } == 0;
+    copy_tree(Path::new("/etc"), to, root)
+}
+
+fn copy_tree(from: &Path, to: &Path, owners: bool) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let entries = std::fs::read_dir(from)?;
+    let meta = std::fs::metadata(from)?;
+    std::fs::create_dir(to)?;
+    for entry in entries {
+        let entry = entry?;
+        let (src, dest) = (entry.path(), to.join(entry.file_name()));
+        let kind = entry.file_type()?;
+        let copied = if kind.is_symlink() {
+            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dest)
+        } else if kind.is_dir() {
+            copy_tree(&src, &dest, owners)
+        } else if kind.is_file() {
+            std::fs::copy(&src, &dest).map(drop)
+        } else {
+            continue;
+        };
+        match copied {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::PermissionDenied => continue,
+            Err(e) => return Err(e),
+        }
+        if owners {
+            let own = std::fs::symlink_metadata(&src)?;
+            std::os::unix::fs::lchown(&dest, Some(own.uid()), Some(own.gid()))?;
+            if !kind.is_symlink() {
+                // `chown` clears the set-id bits `copy` kept.
+                std::fs::set_permissions(
+                    &dest,
+                    std::fs::Permissions::from_mode(own.mode() & 0o7777),
+                )?;
+            }
+        }
+    }
+    std::fs::set_permissions(to, std::fs::Permissions::from_mode(meta.mode() & 0o7777))?;
+    Ok(())
 }
 
 /// Makes a mount and every mount below it read-only (`mount_setattr`, Linux 5.12), or the

@@ -8,12 +8,16 @@ use std::time::{Duration, Instant};
 
 use skillgate::eval::run_id;
 use skillgate::eval::sandbox::cgroup::Hierarchy;
+use skillgate::eval::sandbox::docker::DockerSandbox;
 use skillgate::eval::sandbox::local::stale_roots;
 
 use super::support::*;
 
 /// How long a cell may take to start, and its processes to go.
 const PATIENCE: Duration = Duration::from_secs(60);
+/// How long a second Ctrl-C may take to end the docker backend's run: killing a container
+/// takes the engine a fraction of a second, and the removal is given half a second.
+const SECOND_CTRL_C: Duration = Duration::from_secs(3);
 
 /// A copy of `remove-command` whose oracle starts a background sleeper and then sleeps,
 /// both as `sleep MARKER…` so the host can find them; `storage_mb` mounts the local
@@ -73,8 +77,9 @@ fn mounts_containing(part: &str) -> Vec<String> {
 }
 
 /// `skillgate tasks check TASK` on `backend`, with its temporary files under `temp`.
-fn start_check(backend: &str, task: &Path, temp: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_skillgate"))
+fn check_command(backend: &str, task: &Path, temp: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_skillgate"));
+    command
         .args(["tasks", "check"])
         .arg(task)
         .arg("--repo")
@@ -82,9 +87,13 @@ fn start_check(backend: &str, task: &Path, temp: &Path) -> Child {
         .args(["--worktree", "--backend", backend])
         .env("TMPDIR", temp)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+        .stderr(Stdio::null());
+    command
+}
+
+/// [`check_command`], started.
+fn start_check(backend: &str, task: &Path, temp: &Path) -> Child {
+    check_command(backend, task, temp).spawn().unwrap()
 }
 
 /// Waits until both sleeps of the oracle run.
@@ -229,12 +238,12 @@ fn check_run_id(child: &mut Child, temp: &Path) -> String {
     }
 }
 
-/// The docker backend, signalled once (SIGTERM) and twice (SIGINT, SIGINT): the cell's
+/// The docker backend, signalled once (SIGTERM, then separately SIGINT): the cell's
 /// container is removed, with the oracle's processes, before the process exits.
 #[test]
 fn docker_signals_remove_the_cell_container() {
     docker("image-setup");
-    for signals in [&["TERM"][..], &["INT", "INT"][..]] {
+    for signals in [&["TERM"][..], &["INT"][..]] {
         let tmp = tempfile::tempdir().unwrap();
         let temp = tmp.path().join("tmp");
         std::fs::create_dir(&temp).unwrap();
@@ -256,4 +265,77 @@ fn docker_signals_remove_the_cell_container() {
         );
         assert_no_sleeper(&sleeps);
     }
+}
+
+/// Removes a run's containers when dropped, so a failing test leaves none behind.
+struct RunContainers<'a>(&'a DockerSandbox);
+
+impl RunContainers<'_> {
+    /// The run's containers that are running, as the engine says.
+    fn running(&self) -> Vec<String> {
+        let docker = self.0.client().clone();
+        leftover_containers(self.0)
+            .into_iter()
+            .filter(|id| {
+                self.0
+                    .block_on(docker.inspect_container(id, None))
+                    .ok()
+                    .and_then(|c| c.state?.running)
+                    .unwrap_or(false)
+            })
+            .collect()
+    }
+}
+
+impl Drop for RunContainers<'_> {
+    fn drop(&mut self) {
+        let docker = self.0.client().clone();
+        let options = bollard::query_parameters::RemoveContainerOptionsBuilder::default()
+            .force(true)
+            .build();
+        for id in self.0.run_containers().unwrap_or_default() {
+            let _ = self
+                .0
+                .block_on(docker.remove_container(&id, Some(options.clone())));
+        }
+    }
+}
+
+/// The docker backend, Ctrl-C twice in quick succession: the second cuts the orderly
+/// removal short, kills every container of the run at once and exits; no container of the
+/// run is left running, and none of the oracle's processes.
+#[test]
+fn docker_second_ctrl_c_exits_at_once_and_still_kills_the_containers() {
+    docker("image-setup");
+    let tmp = tempfile::tempdir().unwrap();
+    let temp = tmp.path().join("tmp");
+    std::fs::create_dir(&temp).unwrap();
+    let (task, sleeps) = sleeping_oracle(tmp.path(), false);
+    let said = tmp.path().join("stderr");
+    let mut child = check_command("docker", &task, &temp)
+        .stderr(std::fs::File::create(&said).unwrap())
+        .spawn()
+        .unwrap();
+    let run = check_run_id(&mut child, &temp);
+    wait_for_oracle(&mut child, &sleeps);
+    let sandbox = docker(&run);
+    let containers = RunContainers(&sandbox);
+    assert!(
+        !containers.running().is_empty(),
+        "the cell's container runs, labelled with the run"
+    );
+    let sent = Instant::now();
+    let code = signal(&mut child, &["INT", "INT"], Duration::from_millis(2));
+    let took = sent.elapsed();
+    let said = std::fs::read_to_string(&said).unwrap();
+    assert_eq!(code, Some(130), "{said}");
+    // The second Ctrl-C, not the orderly removal, ended the run.
+    assert!(
+        said.contains("interrupted again: killed ") && !said.contains("killed 0 "),
+        "{said}"
+    );
+    assert!(!said.contains("interrupted: removed"), "{said}");
+    assert!(took < SECOND_CTRL_C, "{took:?}: {said}");
+    assert_eq!(containers.running(), Vec::<String>::new(), "{said}");
+    assert_no_sleeper(&sleeps);
 }

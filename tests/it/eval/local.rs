@@ -836,3 +836,125 @@ fn run_steps_that_make_files_run_in_the_cell() {
         "{error}"
     );
 }
+
+/// `[environment] skills_dir` (where Harbor installs a task's own skills): `tasks check`
+/// proves the oracle as it is and notes the field, since the proof injects no skill; `eval`
+/// refuses the task in one line, since the condition decides which skill the agent sees.
+#[test]
+fn skills_dir_is_proved_by_tasks_check_and_refused_by_eval() {
+    let tmp = scratch();
+    let task = task_copy(tmp.path(), "remove-command", 30.0);
+    edit(
+        &task.join("task.toml"),
+        "allow_internet = false",
+        "allow_internet = false\nskills_dir = \"/root/.claude/skills\"",
+    );
+    let check = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(&task)
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", "local"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&check.stdout);
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            "note     remove-command: [environment] skills_dir = \"/root/.claude/skills\" is not \
+             used: the oracle proof injects no skill, and eval refuses the task (the condition \
+             decides which skill the agent sees)",
+            "ok       remove-command",
+            "1 tasks, 0 with problems",
+        ],
+        "stderr:\n{stderr}"
+    );
+    assert_eq!(check.status.code(), Some(0), "{stderr}");
+    let eval = eval_command("local", &task, "")
+        .arg("--out")
+        .arg(tmp.path().join("run"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&eval.stderr);
+    assert_ne!(eval.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "[environment] skills_dir = \"/root/.claude/skills\" is not supported by eval"
+        ),
+        "{stderr}"
+    );
+}
+
+/// A cell's `/etc` is its own copy of the host's: a Harbor verifier that adds a user (as
+/// real ones do before dropping to it) proves the task, and the host's `/etc` is untouched.
+#[test]
+fn a_verifier_that_adds_a_user_proves_and_leaves_the_host_etc_alone() {
+    let tmp = scratch();
+    let task = tmp.path().join("useradd-verifier");
+    for dir in ["environment", "solution", "tests"] {
+        std::fs::create_dir_all(task.join(dir)).unwrap();
+    }
+    let user = format!("sg{}", std::process::id());
+    std::fs::write(
+        task.join("task.toml"),
+        "version = \"1.0\"\n\n[verifier]\ntimeout_sec = 60.0\n\n[agent]\ntimeout_sec = 60.0\n\n\
+         [environment]\ncpus = 1\nmemory_mb = 512\nallow_internet = false\n",
+    )
+    .unwrap();
+    std::fs::write(
+        task.join("instruction.md"),
+        "Write 42 into /app/answer.txt.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        task.join("environment/Dockerfile"),
+        "FROM debian:12\nWORKDIR /app\n",
+    )
+    .unwrap();
+    std::fs::write(
+        task.join("solution/solve.sh"),
+        "#!/bin/bash\necho 42 > /app/answer.txt\n",
+    )
+    .unwrap();
+    // Harbor's shape: add the restricted user once, then grade.
+    std::fs::write(
+        task.join("tests/test.sh"),
+        format!(
+            "#!/bin/bash\nexport PATH=\"$PATH:/usr/sbin:/sbin\"\nmkdir -p /logs/verifier\n\
+             if ! id -u {user} >/dev/null 2>&1; then\n\
+             \x20 if command -v useradd >/dev/null; then useradd -M -s /bin/false {user} || exit 3\n\
+             \x20 else echo '{user}:x:4242:4242::/nonexistent:/bin/false' >> /etc/passwd || exit 3; fi\n\
+             fi\n\
+             grep -q '^{user}:' /etc/passwd || exit 4\n\
+             if [ \"$(cat /app/answer.txt 2>/dev/null)\" = 42 ]; then echo 1 > /logs/verifier/reward.txt\n\
+             else echo 0 > /logs/verifier/reward.txt; fi\n"
+        ),
+    )
+    .unwrap();
+    let etc = ["/etc/passwd", "/etc/group", "/etc/shadow", "/etc/gshadow"];
+    let read = || etc.map(|p| std::fs::read(p).ok());
+    let before = read();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
+        .args(["tasks", "check"])
+        .arg(&task)
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", "local"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        ["ok       useradd-verifier", "1 tasks, 0 with problems"],
+        "stderr:\n{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(read() == before, "the host's /etc changed");
+    let host = std::fs::read_to_string("/etc/passwd").unwrap();
+    assert!(
+        !host.contains(&format!("{user}:")),
+        "{user} added on the host"
+    );
+}
