@@ -256,7 +256,8 @@ pub(super) fn tasks_check(args: &TasksCheckArgs) -> Result<ExitCode, Error> {
         .iter()
         .filter(|c| c.problems.is_empty() && c.discrimination.is_none())
         .count();
-    out.push_str(&format!("{} tasks, {} with problems", checks.len(), failed));
+    let noun = if checks.len() == 1 { "task" } else { "tasks" };
+    out.push_str(&format!("{} {noun}, {failed} with problems", checks.len()));
     if unproven > 0 {
         out.push_str(&format!(", {unproven} not proven (no solution)"));
     }

@@ -1064,10 +1064,12 @@ pub fn prove_discrimination(
         return Err(CellError(out_of_storage("solution/solve.sh", task)));
     }
     if ran.timed_out || ran.exit != Some(0) {
-        return Err(CellError(format!(
-            "solution/solve.sh failed (exit {:?}, timed out: {})",
-            ran.exit, ran.timed_out
-        )));
+        let how = match ran.exit {
+            _ if ran.timed_out => "timed out".to_owned(),
+            Some(code) => format!("exit {code}"),
+            None => "ended by a signal".to_owned(),
+        };
+        return Err(CellError(format!("solution/solve.sh failed ({how})")));
     }
     session.remove(&[&solution])?;
     let solved = verify(session.as_mut(), task, logs, "solved-verifier", offline)?;

@@ -866,7 +866,7 @@ fn skills_dir_is_proved_by_tasks_check_and_refused_by_eval() {
              used: the oracle proof injects no skill, and eval refuses the task (the condition \
              decides which skill the agent sees)",
             "ok       remove-command",
-            "1 tasks, 0 with problems",
+            "1 task, 0 with problems",
         ],
         "stderr:\n{stderr}"
     );
@@ -947,7 +947,7 @@ fn a_verifier_that_adds_a_user_proves_and_leaves_the_host_etc_alone() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
         stdout.lines().collect::<Vec<_>>(),
-        ["ok       useradd-verifier", "1 tasks, 0 with problems"],
+        ["ok       useradd-verifier", "1 task, 0 with problems"],
         "stderr:\n{stderr}"
     );
     assert_eq!(out.status.code(), Some(0), "{stderr}");

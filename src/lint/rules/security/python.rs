@@ -633,6 +633,8 @@ struct Taint {
     urls: HashMap<String, String>,
     /// Names bound to decoded text (`base64.b64decode(…)`): an address hidden from review.
     decoded: Vec<String>,
+    /// Each function's byte range and name, for the scope of a name (see [`Taint::scope`]).
+    scopes: Vec<(Range<usize>, String)>,
 }
 
 impl Taint {
@@ -648,6 +650,13 @@ impl Taint {
             names: HashMap::new(),
             urls: HashMap::new(),
             decoded: Vec::new(),
+            scopes: functions
+                .iter()
+                .filter_map(|f| {
+                    let name = source.text(f.child_by_field_name("name")?);
+                    Some((f.byte_range(), name.to_owned()))
+                })
+                .collect(),
         };
         for (left, right) in assignments {
             if left.kind() != "identifier" {
@@ -667,7 +676,8 @@ impl Taint {
                 if let Some(t) = taint.of(*right, source)
                     && let Some(name) = bound_name(*left, source)
                 {
-                    taint.names.entry(key(*left, &name, source)).or_insert(t);
+                    let key = taint.key(*left, &name);
+                    taint.names.entry(key).or_insert(t);
                 }
             }
             // `for key, value in os.environ.items()`: every name the loop binds.
@@ -680,10 +690,8 @@ impl Taint {
                         }
                     });
                     for name in names {
-                        taint
-                            .names
-                            .entry(key(*left, &name, source))
-                            .or_insert_with(|| t.clone());
+                        let key = taint.key(*left, &name);
+                        taint.names.entry(key).or_insert_with(|| t.clone());
                     }
                 }
             }
@@ -711,9 +719,31 @@ impl Taint {
         }
         let name = source.text(node);
         self.names
-            .get(&scoped(scope(node, source), name))
+            .get(&scoped(self.scope(node), name))
             .or_else(|| self.names.get(&scoped("", name)))
             .cloned()
+    }
+
+    /// The function whose body holds `node` (`""` at module level): names are local to it.
+    /// Read from the functions' ranges, the innermost first: a node's own ancestors, without
+    /// walking up a tree that keeps no parent links.
+    fn scope(&self, node: Node<'_>) -> &str {
+        let at = node.byte_range();
+        self.scopes
+            .iter()
+            .filter(|(f, _)| f.start <= at.start && at.end <= f.end && *f != at)
+            .max_by_key(|(f, _)| f.start)
+            .map_or("", |(_, name)| name)
+    }
+
+    /// The key of a name bound at `node`: `self.x` belongs to the whole class, any other name
+    /// to the function that binds it.
+    fn key(&self, node: Node<'_>, name: &str) -> String {
+        if name.starts_with("self.") {
+            name.to_owned()
+        } else {
+            scoped(self.scope(node), name)
+        }
     }
 
     /// A call of a function of this code with a secret argument taints the parameter.
@@ -946,32 +976,11 @@ fn constructs(node: Node<'_>, source: Src<'_>) -> bool {
         )
 }
 
-/// The function whose body holds `node` (`""` at module level): names are local to it.
-fn scope<'a>(node: Node<'_>, source: Src<'a>) -> &'a str {
-    let mut at = node.parent();
-    while let Some(n) = at {
-        if n.kind() == "function_definition" {
-            return n.child_by_field_name("name").map_or("", |f| source.text(f));
-        }
-        at = n.parent();
-    }
-    ""
-}
-
 /// The key of a name in a scope.
 fn scoped(scope: &str, name: &str) -> String {
     format!("{scope}\u{1}{name}")
 }
 
-/// The key of a name bound at `node`: `self.x` belongs to the whole class, any other name
-/// to the function that binds it.
-fn key(node: Node<'_>, name: &str, source: Src<'_>) -> String {
-    if name.starts_with("self.") {
-        name.to_owned()
-    } else {
-        scoped(scope(node, source), name)
-    }
-}
 
 /// A credential store a string names when it is a path (`~/.aws/credentials`), not a
 /// sentence that mentions one ("plant a canary in .aws/credentials").
