@@ -201,7 +201,10 @@ fn token_at(b: &[u8], start: usize) -> Option<usize> {
 
 /// The end of the run of path segments from `at`: path characters, `{name}/` and `<name>/`.
 fn segments(b: &[u8], mut at: usize) -> usize {
-    let path_char = |c: u8| c.is_ascii_alphanumeric() || b"_.*@+-/\\".contains(&c);
+    let path_char = |c: u8| {
+        c.is_ascii_alphanumeric()
+            || matches!(c, b'_' | b'.' | b'*' | b'@' | b'+' | b'-' | b'/' | b'\\')
+    };
     while let Some(&c) = b.get(at) {
         if path_char(c) {
             at += 1;

@@ -981,7 +981,6 @@ fn scoped(scope: &str, name: &str) -> String {
     format!("{scope}\u{1}{name}")
 }
 
-
 /// A credential store a string names when it is a path (`~/.aws/credentials`), not a
 /// sentence that mentions one ("plant a canary in .aws/credentials").
 fn path_read(text: &str) -> Option<&'static str> {
