@@ -120,19 +120,13 @@ pub(super) fn run(command: EvalCommand) -> Result<ExitCode, Error> {
 /// missing, when some could not be run because their environment could not be had: the
 /// verdict printed stands on the others, and a CI job should not read it as the whole set's.
 fn whole(unavailable: &[eval::task::Refusal]) -> ExitCode {
-    if unavailable.is_empty() {
-        return ExitCode::SUCCESS;
+    match eval::left_out_line(unavailable, "verdict") {
+        Some(line) => {
+            eprintln!("skillgate: {line}");
+            ExitCode::from(1)
+        }
+        None => ExitCode::SUCCESS,
     }
-    let names: Vec<&str> = unavailable.iter().map(|r| r.task.as_str()).collect();
-    eprintln!(
-        "skillgate: {} {} could not be run because {} environment could not be had ({}); \
-         the verdict stands on the other tasks",
-        names.len(),
-        if names.len() == 1 { "task" } else { "tasks" },
-        if names.len() == 1 { "its" } else { "their" },
-        names.join(", ")
-    );
-    ExitCode::from(1)
 }
 
 /// Join the run directories of every shard of one evaluation into `out`, with the static

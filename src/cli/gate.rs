@@ -250,16 +250,8 @@ pub(super) fn run(args: &GateArgs) -> Result<ExitCode, Error> {
         .iter()
         .flat_map(|g| &g.report.findings)
         .any(|f| fail_on.fails(f.severity));
-    if !unavailable.is_empty() {
-        eprintln!(
-            "skillgate: {} could not be run because their environment could not be had; the \
-             verdicts stand on the other tasks",
-            unavailable
-                .iter()
-                .map(|r: &eval::task::Refusal| r.task.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+    if let Some(line) = eval::left_out_line(&unavailable, "verdicts") {
+        eprintln!("skillgate: {line}");
     }
     Ok(if input_error {
         ExitCode::from(EXIT_INPUT)

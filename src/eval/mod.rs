@@ -405,6 +405,25 @@ pub fn storage_not_enforced_line(
     ))
 }
 
+/// The line that names the tasks left out because their environment could not be had
+/// (`None` when every task ran): `verdicts` is what stands on the other tasks.
+pub fn left_out_line(unavailable: &[task::Refusal], verdicts: &str) -> Option<String> {
+    if unavailable.is_empty() {
+        return None;
+    }
+    let names: Vec<&str> = unavailable.iter().map(|r| r.task.as_str()).collect();
+    let one = names.len() == 1;
+    Some(format!(
+        "{} {} could not be run because {} environment could not be had ({}); the {verdicts} \
+         {} on the other tasks",
+        names.len(),
+        if one { "task" } else { "tasks" },
+        if one { "its" } else { "their" },
+        names.join(", "),
+        if verdicts.ends_with('s') { "stand" } else { "stands" },
+    ))
+}
+
 /// The agent as the options describe it; an `--agent-cmd` naming a host file is uploaded.
 pub fn agent_setup(options: &EvalOptions) -> runner::AgentSetup {
     let program = options
