@@ -1105,7 +1105,11 @@ impl Progress {
 
     fn cell_done(&self, cell: &CellRecord, passes: &BTreeMap<Condition, usize>, cached: bool) {
         let passes: Vec<String> = passes.iter().map(|(c, n)| format!("{c}:{n}")).collect();
-        let passes = format!("passes {}", passes.join(" "));
+        let passes = if passes.is_empty() {
+            "no passes yet".to_owned()
+        } else {
+            format!("passes {}", passes.join(" "))
+        };
         if let Some(bar) = &self.bar {
             bar.set_message(passes);
             bar.inc(1);
