@@ -420,7 +420,11 @@ pub fn left_out_line(unavailable: &[task::Refusal], verdicts: &str) -> Option<St
         if one { "task" } else { "tasks" },
         if one { "its" } else { "their" },
         names.join(", "),
-        if verdicts.ends_with('s') { "stand" } else { "stands" },
+        if verdicts.ends_with('s') {
+            "stand"
+        } else {
+            "stands"
+        },
     ))
 }
 

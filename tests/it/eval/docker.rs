@@ -399,14 +399,7 @@ fn an_unavailable_image_refuses_its_task_only_in_tasks_check() {
     let tmp = tempfile::tempdir().unwrap();
     docker("image-setup");
     let tasks = folder_with_unavailable_images(tmp.path());
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
-        .args(["tasks", "check"])
-        .arg(&tasks)
-        .arg("--repo")
-        .arg(fixture("repos/inventory"))
-        .args(["--worktree", "--backend", "docker"])
-        .output()
-        .unwrap();
+    let out = tasks_check_command(&tasks, "docker").output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = stdout.lines().collect();

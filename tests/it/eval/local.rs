@@ -743,14 +743,7 @@ fn run_steps_are_checked_on_the_host() {
         "unknown-step",
         "FROM debian:12\nWORKDIR /app\nRUN curl -fsSL https://example.org/install.sh | sh\n",
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
-        .args(["tasks", "check"])
-        .arg(&tasks)
-        .arg("--repo")
-        .arg(fixture("repos/inventory"))
-        .args(["--worktree", "--backend", "local"])
-        .output()
-        .unwrap();
+    let out = tasks_check_command(&tasks, "local").output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
@@ -849,14 +842,7 @@ fn skills_dir_is_proved_by_tasks_check_and_refused_by_eval() {
         "allow_internet = false",
         "allow_internet = false\nskills_dir = \"/root/.claude/skills\"",
     );
-    let check = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
-        .args(["tasks", "check"])
-        .arg(&task)
-        .arg("--repo")
-        .arg(fixture("repos/inventory"))
-        .args(["--worktree", "--backend", "local"])
-        .output()
-        .unwrap();
+    let check = tasks_check_command(&task, "local").output().unwrap();
     let stdout = String::from_utf8_lossy(&check.stdout);
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert_eq!(
@@ -935,14 +921,7 @@ fn a_verifier_that_adds_a_user_proves_and_leaves_the_host_etc_alone() {
     let etc = ["/etc/passwd", "/etc/group", "/etc/shadow", "/etc/gshadow"];
     let read = || etc.map(|p| std::fs::read(p).ok());
     let before = read();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
-        .args(["tasks", "check"])
-        .arg(&task)
-        .arg("--repo")
-        .arg(fixture("repos/inventory"))
-        .args(["--worktree", "--backend", "local"])
-        .output()
-        .unwrap();
+    let out = tasks_check_command(&task, "local").output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(

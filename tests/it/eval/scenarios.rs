@@ -581,12 +581,7 @@ pub fn harbor_tasks_check(
     low_stock_problem: Option<&str>,
     low_stock_note: Option<&str>,
 ) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"))
-        .args(["tasks", "check"])
-        .arg(tasks)
-        .arg("--repo")
-        .arg(fixture("repos/inventory"))
-        .args(["--worktree", "--backend", backend])
+    let out = tasks_check_command(tasks, backend)
         .args(flags)
         .output()
         .unwrap();

@@ -114,6 +114,18 @@ pub fn eval_command(backend: &str, tasks: &Path, mode: &str) -> std::process::Co
     cmd
 }
 
+/// `skillgate tasks check` of `tasks` against the fixture repository's worktree on `backend`,
+/// as a user runs it. The caller adds flags and runs it.
+pub fn tasks_check_command(tasks: &Path, backend: &str) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_skillgate"));
+    cmd.args(["tasks", "check"])
+        .arg(tasks)
+        .arg("--repo")
+        .arg(fixture("repos/inventory"))
+        .args(["--worktree", "--backend", backend]);
+    cmd
+}
+
 /// Every agent stdout log of a run, with its path.
 pub fn agent_logs(run_dir: &Path) -> Vec<(PathBuf, String)> {
     run_logs(run_dir, "-agent.stdout")
