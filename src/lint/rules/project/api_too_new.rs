@@ -6,7 +6,7 @@ use super::{
     shown,
 };
 use crate::finding::Severity;
-use crate::knowledge::ApiFile;
+use crate::knowledge::{ApiFile, Pattern};
 use crate::lint::RuleDoc;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Release};
@@ -123,7 +123,10 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
                 cx.analysis().location(cx.skill, hit.span),
                 format!(
                     "{} is new in {package} {since}, but the project {verb} {package} {} ({}): {}",
-                    named(file.ecosystem, &hit.matched, package),
+                    match &change.pattern {
+                        Pattern::Syntax { syntax } => syntax.noun().to_owned(),
+                        _ => named(file.ecosystem, &hit.matched, package),
+                    },
                     known.place.value,
                     file_line(known.place),
                     change.summary
