@@ -22,7 +22,12 @@ pub const API_TOO_NEW: Rule = Rule {
         what: "Matches the skill's code blocks against the known API additions (`added` entries \
            in rules/apis) and reports each use of an API that the project's version of the \
            package, or of the runtime, does not have yet, naming the version that introduced \
-           it and the project's own. A lockfile's version is compared as resolved; a \
+           it and the project's own. Language syntax counts as a runtime addition: a Java \
+           `record`, `var`, text block, arrow switch, `instanceof` pattern or `sealed` type \
+           above the project's Java release, and a Python `:=`, positional-only `/`, `match`, \
+           parenthesized `with`, `except*`, `type` statement or type-parameter list above its \
+           Python floor, read from the parse tree (`var` as a method name or `match = ...` is \
+           no use). A lockfile's version is compared as resolved; a \
            dependency constraint only when even the newest version it admits is older \
            (`^18.2.0` cannot be React 19, `>=18` can); a runtime's supported range \
            (`requires-python`, `engines`, the `go` directive) by its floor, which the \
