@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::project::Ecosystem;
-use crate::skill::code::{ArgKind, module_under};
+use crate::skill::code::{ArgKind, Syntax, module_under};
 
 mod pack;
 mod stack;
@@ -262,6 +262,12 @@ pub enum Pattern {
         /// The expression, in `regex` crate syntax.
         text: String,
     },
+    /// Language syntax a release introduced (`java:record`, `python:match`), found by the
+    /// language's reader from the grammar's node kinds.
+    Syntax {
+        /// The feature.
+        syntax: Syntax,
+    },
 }
 
 /// What a call must look like for a [`Pattern::Call`] or [`Pattern::MethodCall`] to
@@ -306,6 +312,7 @@ struct RawPattern {
     uses: Option<String>,
     below: Option<String>,
     text: Option<String>,
+    syntax: Option<String>,
     args: Option<usize>,
     first: Option<String>,
     keyword: Option<String>,
@@ -339,6 +346,14 @@ impl TryFrom<RawPattern> for Pattern {
         }
         let shaped = shape.key_count() > 0;
         let pattern = match raw {
+            RawPattern {
+                syntax: Some(name), ..
+            } => Self::Syntax {
+                syntax: Syntax::from_name(&name).ok_or_else(|| {
+                    let known: Vec<&str> = Syntax::ALL.iter().map(|s| s.name()).collect();
+                    format!("`syntax = {name:?}` is not one of {}", known.join(", "))
+                })?,
+            },
             RawPattern {
                 text: Some(text), ..
             } => Self::Text { text },
@@ -427,6 +442,7 @@ impl RawPattern {
             &self.uses,
             &self.below,
             &self.text,
+            &self.syntax,
             &self.first,
             &self.keyword,
             &self.receiver,
@@ -455,13 +471,14 @@ impl Pattern {
             Self::Yaml { .. } => "yaml",
             Self::Uses { .. } => "uses",
             Self::Text { .. } => "text",
+            Self::Syntax { .. } => "syntax",
         }
     }
 
     /// Number of keys the shape uses.
     fn key_count(&self) -> usize {
         match self {
-            Self::Import { .. } | Self::Text { .. } => 1,
+            Self::Import { .. } | Self::Text { .. } | Self::Syntax { .. } => 1,
             Self::Decorator { import, .. } => 1 + usize::from(import.is_some()),
             Self::Call { shape, .. } | Self::MethodCall { shape, .. } => 2 + shape.key_count(),
             Self::ClassMember { .. } => 3,
@@ -877,6 +894,7 @@ mod tests {
             ),
             (r#"{ uses = "actions/checkout", below = "4" }"#, "uses"),
             (r#"{ text = "::set-output\\b" }"#, "text"),
+            (r#"{ syntax = "java:record" }"#, "syntax"),
         ];
         for (table, kind) in cases {
             assert_eq!(pattern(table).map(|p| p.kind()).ok(), Some(kind), "{table}");
@@ -891,6 +909,8 @@ mod tests {
             r#"{ uses = "actions/checkout", below = "four" }"#,
             r#"{ imports = "a" }"#,
             r#"{ name = "render" }"#,
+            r#"{ syntax = "java:records" }"#,
+            r#"{ syntax = "python:match", import = "re" }"#,
             "{}",
         ] {
             assert!(pattern(table).is_err(), "{table} should not parse");

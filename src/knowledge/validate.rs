@@ -9,6 +9,7 @@ use std::fmt;
 use regex::Regex;
 
 use super::{ApiChange, ApiFile, ChangeKind, Ecosystem, Knowledge, PackageAlias, Pattern};
+use crate::skill::code::Lang;
 
 /// Code-block languages an entry's `lang` may name.
 pub const KNOWN_LANGS: &[&str] = &[
@@ -304,6 +305,15 @@ fn change_problems(file: &ApiFile, change: &ApiChange) -> Vec<String> {
             .all(|lang| KNOWN_LANGS.contains(&lang.as_str())),
         "lang names an unknown language",
     );
+    if let Pattern::Syntax { syntax } = change.pattern {
+        check(
+            change
+                .lang
+                .iter()
+                .all(|lang| Lang::from_tag(lang) == Some(syntax.lang())),
+            "a syntax pattern's lang must be the language of its feature",
+        );
+    }
     check(
         !change.example.trim().is_empty(),
         "example must be non-empty",
@@ -483,6 +493,8 @@ pub fn example_mentions_pattern(pattern: &Pattern, example: &str) -> Result<(), 
             Ok(_) => Err(format!("text pattern `{text}` does not match the example")),
             Err(error) => Err(format!("text pattern does not compile: {error}")),
         },
+        // Syntax is found in the parse tree only; the matcher runs on the example.
+        Pattern::Syntax { .. } => Ok(()),
     }
 }
 

@@ -15,6 +15,9 @@ const PYTHON: &str = "fixtures/skills/too-new-python";
 const GO: &str = "fixtures/skills/too-new-go";
 const DJANGO: &str = "fixtures/skills/too-new-django";
 const SPRING_BOOT: &str = "fixtures/skills/too-new-spring-boot";
+const JAVA_SYNTAX: &str = "fixtures/skills/too-new-java-syntax";
+const PYTHON_SYNTAX: &str = "fixtures/skills/too-new-python-syntax";
+const OLD_NAMES: &str = "fixtures/skills/old-syntax-names";
 
 /// React 19.2's `useEffectEvent` and `<Activity>` and Next.js 15.1's `after` against a
 /// locked React 18.2 / Next.js 13.3 project: each use is found and names both versions.
@@ -163,4 +166,52 @@ fn spring_boot_additions_follow_the_parent_pom() {
     }
     let (n, text) = too_new(SPRING_BOOT, "fixtures/repos/spring-boot35");
     assert_eq!(n, 0, "{text}");
+}
+
+/// A `record` (Java 16) and local `var` (Java 10) against a Maven project compiled for
+/// Java 1.8: one finding per feature, the second `var` related to the first. A project
+/// compiled for Java 17 has both.
+#[test]
+fn java_record_and_var_on_a_java_8_project() {
+    let (n, text) = too_new(JAVA_SYNTAX, "fixtures/repos/java8-maven");
+    assert_eq!(n, 2, "{text}");
+    for needle in [
+        "a `record` class is new in java 16, but the project pins java 1.8 (pom.xml:12)",
+        "`var` for a local variable is new in java 10, but the project pins java 1.8",
+        "help: on java before 16: a final class with private final fields",
+        "used here too",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    insta::assert_snapshot!("java8-syntax", text);
+    let (n, text) = too_new(JAVA_SYNTAX, "fixtures/repos/java17-maven");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// A `match` statement (Python 3.10) against `requires-python = ">=3.8"`; a project whose
+/// floor is 3.10 is silent.
+#[test]
+fn python_match_on_a_python_38_project() {
+    let (n, text) = too_new(PYTHON_SYNTAX, "fixtures/repos/python38");
+    assert_eq!(n, 1, "{text}");
+    assert!(
+        text.contains(
+            "a `match` statement is new in python 3.10, but the project supports python >=3.8 (pyproject.toml:4)"
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!("python38-syntax", text);
+    let (n, text) = too_new(PYTHON_SYNTAX, "fixtures/repos/python310");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// `var` as a method name, `record` as a field, a classic switch and a plain `instanceof`
+/// are Java 8 code; `match = re.match(...)` and `type(value)` are Python 3.8 code. The parse
+/// tree decides, not the words.
+#[test]
+fn names_newer_syntax_reserves_are_not_newer_syntax() {
+    for repo in ["fixtures/repos/java8-maven", "fixtures/repos/python38"] {
+        let (n, text) = too_new(OLD_NAMES, repo);
+        assert_eq!(n, 0, "{repo}:\n{text}");
+    }
 }

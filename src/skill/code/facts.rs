@@ -169,6 +169,125 @@ pub struct CodeFacts {
     pub calls: Vec<Call>,
     /// Class definitions: their bases and the names their bodies define.
     pub classes: Vec<Class>,
+    /// Language syntax the block uses that older language levels reject (a Java `record`,
+    /// a Python `match`), found from the grammar's node kinds.
+    pub syntax: Vec<SyntaxUse>,
+}
+
+/// A use of a [`Syntax`] feature in a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyntaxUse {
+    /// Which feature.
+    pub feature: Syntax,
+    /// The construct's keyword or operator (`record`, `:=`, `match`), not its whole body.
+    pub span: Span,
+}
+
+/// Syntax features a language level introduced, read from tree-sitter node kinds: a closed
+/// set, named `language:feature` in `syntax` patterns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// Java `var` as the type of a local variable, `for` variable or resource.
+    JavaVar,
+    /// A Java text block (`"""` ... `"""`).
+    JavaTextBlock,
+    /// A Java `switch` with `case ... ->` rules, or `yield` from a switch.
+    JavaSwitchExpression,
+    /// A Java `instanceof` that binds a pattern variable (`o instanceof String s`).
+    JavaInstanceofPattern,
+    /// A Java record class.
+    JavaRecord,
+    /// A Java `sealed` or `non-sealed` class or interface, or a `permits` clause.
+    JavaSealed,
+    /// A Python assignment expression (`:=`).
+    PythonWalrus,
+    /// A Python `/` marking positional-only parameters.
+    PythonPositionalOnly,
+    /// A Python `match` statement.
+    PythonMatch,
+    /// Python context managers in parentheses with `as` targets or several items.
+    PythonParenthesizedWith,
+    /// A Python `except*` clause.
+    PythonExceptStar,
+    /// A Python `type` alias statement.
+    PythonTypeAlias,
+    /// A Python type-parameter list on a function or class (`def f[T]()`, `class C[T]`).
+    PythonTypeParameters,
+}
+
+impl Syntax {
+    /// Every feature, for listing and validation.
+    pub const ALL: [Self; 13] = [
+        Self::JavaVar,
+        Self::JavaTextBlock,
+        Self::JavaSwitchExpression,
+        Self::JavaInstanceofPattern,
+        Self::JavaRecord,
+        Self::JavaSealed,
+        Self::PythonWalrus,
+        Self::PythonPositionalOnly,
+        Self::PythonMatch,
+        Self::PythonParenthesizedWith,
+        Self::PythonExceptStar,
+        Self::PythonTypeAlias,
+        Self::PythonTypeParameters,
+    ];
+
+    /// The name a `syntax` pattern gives the feature.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::JavaVar => "java:var",
+            Self::JavaTextBlock => "java:text-block",
+            Self::JavaSwitchExpression => "java:switch-expression",
+            Self::JavaInstanceofPattern => "java:instanceof-pattern",
+            Self::JavaRecord => "java:record",
+            Self::JavaSealed => "java:sealed",
+            Self::PythonWalrus => "python:walrus",
+            Self::PythonPositionalOnly => "python:positional-only",
+            Self::PythonMatch => "python:match",
+            Self::PythonParenthesizedWith => "python:parenthesized-with",
+            Self::PythonExceptStar => "python:except-star",
+            Self::PythonTypeAlias => "python:type-alias",
+            Self::PythonTypeParameters => "python:type-parameters",
+        }
+    }
+
+    /// The feature a `syntax` pattern names.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|feature| feature.name() == name)
+    }
+
+    /// How a message names a use of the feature.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Self::JavaVar => "`var` for a local variable",
+            Self::JavaTextBlock => "a text block (`\"\"\"`)",
+            Self::JavaSwitchExpression => "a switch with `->` rules or `yield`",
+            Self::JavaInstanceofPattern => "an `instanceof` pattern",
+            Self::JavaRecord => "a `record` class",
+            Self::JavaSealed => "a `sealed` class or interface",
+            Self::PythonWalrus => "an assignment expression (`:=`)",
+            Self::PythonPositionalOnly => "a positional-only parameter marker (`/`)",
+            Self::PythonMatch => "a `match` statement",
+            Self::PythonParenthesizedWith => "parenthesized context managers",
+            Self::PythonExceptStar => "an `except*` clause",
+            Self::PythonTypeAlias => "a `type` statement",
+            Self::PythonTypeParameters => "a type-parameter list (`[T]`)",
+        }
+    }
+
+    /// The language whose reader finds the feature.
+    pub fn lang(self) -> Lang {
+        match self {
+            Self::JavaVar
+            | Self::JavaTextBlock
+            | Self::JavaSwitchExpression
+            | Self::JavaInstanceofPattern
+            | Self::JavaRecord
+            | Self::JavaSealed => Lang::Java,
+            _ => Lang::Python,
+        }
+    }
 }
 
 /// The shape of one call: how many arguments, what the first one is, which keywords it

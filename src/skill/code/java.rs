@@ -4,9 +4,10 @@
 use tree_sitter::Node;
 
 use super::facts::{
-    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MethodCall, TextRun,
+    Access, Binding, CodeFacts, Decorator, Import, ImportedName, MethodCall, Syntax, SyntaxUse,
+    TextRun,
 };
-use super::syntax::{MemberKind, Source, walk};
+use super::syntax::{MemberKind, Place, Source, walk};
 
 const MEMBERS: &[MemberKind] = &[
     ("field_access", "object", "field"),
@@ -16,7 +17,20 @@ const ROOTS: &[&str] = &["identifier", "type_identifier"];
 
 /// Collects the facts of a Java tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    walk(root, |node, place| match node.kind() {
+    walk(root, |node, place| {
+        if let Some((feature, at)) = language_level(node, place, source) {
+            facts.syntax.push(SyntaxUse {
+                feature,
+                span: source.span(at),
+            });
+        }
+        read_node(node, place, source, facts);
+    });
+}
+
+/// Collects the facts of one node.
+fn read_node<'t>(node: Node<'t>, place: &Place<'_, 't>, source: Source<'_>, facts: &mut CodeFacts) {
+    match node.kind() {
         "import_declaration" => import(node, source, facts),
         "method_invocation" => invocation(node, source, facts),
         "field_access"
@@ -51,7 +65,61 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             });
         }
         _ => {}
-    });
+    }
+}
+
+/// The syntax feature a node is, if a Java release after 8 introduced it, with the node
+/// (keyword or operator) a finding points at. Only node kinds decide: `var` as a method or
+/// variable name, or `record` and `sealed` as identifiers, are Java 8 code.
+fn language_level<'t>(
+    node: Node<'t>,
+    place: &Place<'_, 't>,
+    source: Source<'_>,
+) -> Option<(Syntax, Node<'t>)> {
+    match node.kind() {
+        "record_declaration" => Some((Syntax::JavaRecord, child_of_kind(node, "record")?)),
+        "local_variable_declaration" | "enhanced_for_statement" | "resource" => {
+            let ty = node.child_by_field_name("type")?;
+            (ty.kind() == "type_identifier" && source.text(ty) == "var")
+                .then_some((Syntax::JavaVar, ty))
+        }
+        "string_literal" if source.text(node).starts_with("\"\"\"") => {
+            Some((Syntax::JavaTextBlock, node.child(0).unwrap_or(node)))
+        }
+        "switch_expression" => {
+            let body = node.child_by_field_name("body")?;
+            let arrows = child_of_kind(body, "switch_rule").is_some();
+            arrows.then_some((Syntax::JavaSwitchExpression, node.child(0).unwrap_or(node)))
+        }
+        // A `yield` in a switch of `case ...:` groups; one with `->` rules is reported whole.
+        "yield_statement" => {
+            let block = place.ancestors().find(|a| a.kind() == "switch_block")?;
+            child_of_kind(block, "switch_rule")
+                .is_none()
+                .then_some((Syntax::JavaSwitchExpression, node.child(0).unwrap_or(node)))
+        }
+        "instanceof_expression" => {
+            let binds = node.child_by_field_name("name").is_some()
+                || node.child_by_field_name("pattern").is_some();
+            binds.then_some((
+                Syntax::JavaInstanceofPattern,
+                child_of_kind(node, "instanceof")?,
+            ))
+        }
+        "modifiers" => {
+            let sealed =
+                child_of_kind(node, "sealed").or_else(|| child_of_kind(node, "non-sealed"));
+            sealed.map(|at| (Syntax::JavaSealed, at))
+        }
+        _ => None,
+    }
+}
+
+/// The first child of `node` of `kind`, named or not (`record`, `->`, `sealed`).
+fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .find(|child| child.kind() == kind)
 }
 
 /// `List<String>` names the type `List`.
@@ -155,6 +223,53 @@ fn access(
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
+
+    /// Each feature newer than Java 8, with the text its span covers.
+    fn features(text: &str) -> Vec<(&'static str, &str)> {
+        facts("java", text)
+            .syntax
+            .iter()
+            .map(|used| (used.feature.name(), spanned(text, used.span)))
+            .collect()
+    }
+
+    #[test]
+    fn syntax_newer_than_java_8() {
+        let text = "record Point(int x, int y) {}\n\
+            class K {\n  void f(Object o, List<String> xs) {\n\
+            var n = 1;\n    for (var s : xs) {}\n\
+            String t = \"\"\"\n      hi\n      \"\"\";\n\
+            int k = switch (n) { case 1 -> 2; default -> 3; };\n\
+            int m = switch (n) { case 1: yield 2; default: yield 3; };\n\
+            if (o instanceof String s) {}\n  }\n}\n\
+            sealed interface Shape permits Point {}\n";
+        assert_eq!(
+            features(text),
+            [
+                ("java:record", "record"),
+                ("java:var", "var"),
+                ("java:var", "var"),
+                ("java:text-block", "\"\"\""),
+                ("java:switch-expression", "switch"),
+                ("java:switch-expression", "yield"),
+                ("java:switch-expression", "yield"),
+                ("java:instanceof-pattern", "instanceof"),
+                ("java:sealed", "sealed"),
+            ]
+        );
+    }
+
+    /// `var`, `record`, `sealed` and `yield` as names, classic switches and plain
+    /// `instanceof` are Java 8 code.
+    #[test]
+    fn java_8_code_is_not_newer_syntax() {
+        let text = "class K {\n  int var = 1;\n  void var() {}\n\
+            void f(Object o) {\n    var();\n    int record = 2;\n    boolean sealed = true;\n\
+            Thread.yield();\n\
+            switch (record) { case 1: break; default: break; }\n\
+            if (o instanceof String) {}\n    String s = \"\\\"quoted\\\"\";\n  }\n}\n";
+        assert_eq!(features(text), []);
+    }
 
     const TEXT: &str = "import a.b.C;\nimport static org.junit.Assert.assertEquals;\nimport org.junit.*;\n\
         @Test @org.junit.Ignore(\"x\") class K extends WebSecurityConfigurerAdapter {\n\

@@ -29,8 +29,8 @@ use tree_sitter::{Node, Parser};
 
 pub use self::facts::{
     Access, ActionUse, ArgKind, Binding, Call, Class, CodeFacts, CodeSnippet, Decorator, Image,
-    Import, ImportedName, Install, Lang, ManifestEntry, MethodCall, Span, TextRun, Unparsed,
-    YamlPair, module_under,
+    Import, ImportedName, Install, Lang, ManifestEntry, MethodCall, Span, Syntax, SyntaxUse,
+    TextRun, Unparsed, YamlPair, module_under,
 };
 pub(crate) use self::facts::{join_qualified, normalise_path};
 use self::syntax::Source;

@@ -2,8 +2,10 @@
 
 use tree_sitter::Node;
 
-use super::facts::{ArgKind, Binding, Class, CodeFacts, Import, ImportedName, Span, TextRun};
-use super::syntax::{CallSyntax, Source, walk};
+use super::facts::{
+    ArgKind, Binding, Class, CodeFacts, Import, ImportedName, Span, Syntax, SyntaxUse, TextRun,
+};
+use super::syntax::{CallSyntax, Place, Source, walk};
 
 const CALLS: CallSyntax = CallSyntax {
     await_kind: "await",
@@ -28,7 +30,20 @@ const CALLS: CallSyntax = CallSyntax {
 
 /// Collects the facts of a Python tree.
 pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
-    walk(root, |node, place| match node.kind() {
+    walk(root, |node, place| {
+        if let Some((feature, at)) = language_level(node) {
+            facts.syntax.push(SyntaxUse {
+                feature,
+                span: source.span(at),
+            });
+        }
+        read_node(node, place, source, facts);
+    });
+}
+
+/// Collects the facts of one node.
+fn read_node<'t>(node: Node<'t>, place: &Place<'_, 't>, source: Source<'_>, facts: &mut CodeFacts) {
+    match node.kind() {
         "import_statement" => import(node, source, facts),
         "import_from_statement" => import_from(node, source, facts),
         "attribute" if !place.is("attribute", "object") => {
@@ -60,7 +75,46 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             });
         }
         _ => {}
-    });
+    }
+}
+
+/// The syntax feature a node is, if a Python release after 3.7 introduced it, with the
+/// node (keyword or operator) a finding points at. Only node kinds decide: `match` or
+/// `type` as a name (`match = re.match(...)`) is an ordinary assignment.
+fn language_level(node: Node<'_>) -> Option<(Syntax, Node<'_>)> {
+    let first = || node.child(0).unwrap_or(node);
+    match node.kind() {
+        "named_expression" => Some((Syntax::PythonWalrus, child_of_kind(node, ":=")?)),
+        "positional_separator" => Some((Syntax::PythonPositionalOnly, node)),
+        "match_statement" => Some((Syntax::PythonMatch, first())),
+        "except_clause" => child_of_kind(node, "*").map(|at| (Syntax::PythonExceptStar, at)),
+        "type_alias_statement" => Some((Syntax::PythonTypeAlias, first())),
+        "function_definition" | "class_definition" => node
+            .child_by_field_name("type_parameters")
+            .map(|at| (Syntax::PythonTypeParameters, at)),
+        "with_clause" if first().kind() == "(" => {
+            // `with (open(p)) as f:` was valid before 3.10; several items, or an `as`
+            // inside the parentheses, were not.
+            let mut cursor = node.walk();
+            let items: Vec<Node<'_>> = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "with_item")
+                .collect();
+            let aliased = items.iter().any(|item| {
+                item.child_by_field_name("value")
+                    .is_some_and(|v| v.kind() == "as_pattern")
+            });
+            (items.len() > 1 || aliased).then_some((Syntax::PythonParenthesizedWith, first()))
+        }
+        _ => None,
+    }
+}
+
+/// The first child of `node` of `kind`, named or not (`:=`, `*`).
+fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor)
+        .find(|child| child.kind() == kind)
 }
 
 /// `import a.b`, `import numpy as np`: binds the first segment, or the alias.
@@ -247,6 +301,55 @@ fn static_path(node: Node<'_>, source: Source<'_>) -> Option<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{facts, spanned};
+    use crate::skill::code::Syntax;
+
+    /// Each feature newer than Python 3.7, with the text its span covers.
+    fn features(text: &str) -> Vec<(&'static str, &str)> {
+        facts("python", text)
+            .syntax
+            .iter()
+            .map(|used| (used.feature.name(), spanned(text, used.span)))
+            .collect()
+    }
+
+    #[test]
+    fn syntax_newer_than_python_37() {
+        let text = "if (n := len(a)) > 1:\n    pass\n\
+            def f(a, /, b):\n    pass\n\
+            match command:\n    case \"go\":\n        pass\n\
+            with (open(a) as f, open(b) as g):\n    pass\n\
+            try:\n    pass\nexcept* ValueError:\n    pass\n\
+            type Point = tuple[float, float]\n\
+            def first[T](xs: list[T]) -> T:\n    return xs[0]\n\
+            class Box[T]:\n    pass\n";
+        assert_eq!(
+            features(text),
+            [
+                ("python:walrus", ":="),
+                ("python:positional-only", "/"),
+                ("python:match", "match"),
+                ("python:parenthesized-with", "("),
+                ("python:except-star", "*"),
+                ("python:type-alias", "type"),
+                ("python:type-parameters", "[T]"),
+                ("python:type-parameters", "[T]"),
+            ]
+        );
+        assert_eq!(Syntax::from_name("python:match"), Some(Syntax::PythonMatch));
+    }
+
+    /// `match` and `type` as names, a parenthesized expression before `as`, and generic
+    /// annotations are Python 3.7 code.
+    #[test]
+    fn older_python_is_not_newer_syntax() {
+        let text = "match = re.match(r\"x\", s)\nif match:\n    print(match.group(0))\n\
+            type = \"a\"\nprint(type(x))\n\
+            with (open(a)) as f:\n    pass\n\
+            with open(a) as f, open(b) as g:\n    pass\n\
+            def g(x: list[int], *, y) -> dict[str, int]:\n    pass\n\
+            try:\n    pass\nexcept (ValueError, KeyError):\n    pass\n";
+        assert_eq!(features(text), []);
+    }
 
     #[test]
     fn imports_and_aliases() {

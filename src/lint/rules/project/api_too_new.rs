@@ -6,7 +6,7 @@ use super::{
     shown,
 };
 use crate::finding::Severity;
-use crate::knowledge::ApiFile;
+use crate::knowledge::{ApiFile, Pattern};
 use crate::lint::RuleDoc;
 use crate::lint::{Context, Emitter, Rule};
 use crate::project::version::{self, Release};
@@ -22,7 +22,12 @@ pub const API_TOO_NEW: Rule = Rule {
         what: "Matches the skill's code blocks against the known API additions (`added` entries \
            in rules/apis) and reports each use of an API that the project's version of the \
            package, or of the runtime, does not have yet, naming the version that introduced \
-           it and the project's own. A lockfile's version is compared as resolved; a \
+           it and the project's own. Language syntax counts as a runtime addition: a Java \
+           `record`, `var`, text block, arrow switch, `instanceof` pattern or `sealed` type \
+           above the project's Java release, and a Python `:=`, positional-only `/`, `match`, \
+           parenthesized `with`, `except*`, `type` statement or type-parameter list above its \
+           Python floor, read from the parse tree (`var` as a method name or `match = ...` is \
+           no use). A lockfile's version is compared as resolved; a \
            dependency constraint only when even the newest version it admits is older \
            (`^18.2.0` cannot be React 19, `>=18` can); a runtime's supported range \
            (`requires-python`, `engines`, the `go` directive) by its floor, which the \
@@ -123,7 +128,10 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
                 cx.analysis().location(cx.skill, hit.span),
                 format!(
                     "{} is new in {package} {since}, but the project {verb} {package} {} ({}): {}",
-                    named(file.ecosystem, &hit.matched, package),
+                    match &change.pattern {
+                        Pattern::Syntax { syntax } => syntax.noun().to_owned(),
+                        _ => named(file.ecosystem, &hit.matched, package),
+                    },
                     known.place.value,
                     file_line(known.place),
                     change.summary

@@ -15,7 +15,8 @@ use regex::Regex;
 use crate::knowledge::{ApiChange, ApiFile, CallShape, ChangeKind, Pattern};
 use crate::project::Ecosystem;
 use crate::skill::code::{
-    ArgKind, Call, CodeFacts, Decorator, Lang, Span, join_qualified, module_under, normalise_path,
+    ArgKind, Call, CodeFacts, Decorator, Lang, Span, Syntax, join_qualified, module_under,
+    normalise_path,
 };
 
 /// A use of a changed API in a code block.
@@ -107,6 +108,9 @@ enum Needle {
         /// Compiled on first use: most skills have no text a `text` pattern could match,
         /// and compiling every pattern up front dominated a one-skill check.
         regex: OnceLock<Option<Regex>>,
+    },
+    Syntax {
+        feature: Syntax,
     },
 }
 
@@ -227,6 +231,7 @@ impl Needle {
                     regex: OnceLock::new(),
                 }
             }
+            Pattern::Syntax { syntax } => Self::Syntax { feature: *syntax },
         };
         Ok(needle)
     }
@@ -567,6 +572,16 @@ impl Entry<'_> {
                     None => Vec::new(),
                 }
             }
+            Needle::Syntax { feature } => block
+                .facts
+                .syntax
+                .iter()
+                .filter(|used| used.feature == *feature)
+                .map(|used| Site {
+                    span: used.span,
+                    matched: feature.name().to_owned(),
+                })
+                .collect(),
         }
     }
 }
