@@ -126,7 +126,10 @@ impl Sink {
     }
 
     /// Records a runtime version or range.
-    pub(crate) fn runtime(&mut self, name: &str, kind: RuntimeKind, version: Located<String>) {
+    pub(crate) fn runtime(&mut self, name: &str, kind: RuntimeKind, mut version: Located<String>) {
+        if name == "java" {
+            version.value = java_release(&version.value);
+        }
         self.runtimes.push(Runtime {
             name: name.to_string(),
             kind,
@@ -315,6 +318,19 @@ fn pep503(name: &str) -> String {
     out
 }
 
+/// A Java release by its feature number: `1.8` (and `1.8.0_292`) is Java 8, as the JDK
+/// numbers releases since 9 and as skills write them; newer numbers stay as written.
+fn java_release(written: &str) -> String {
+    let old = written.strip_prefix("1.").map(|rest| {
+        let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        &rest[..end]
+    });
+    match old {
+        Some(major) if !major.is_empty() => major.to_owned(),
+        _ => written.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,5 +340,15 @@ mod tests {
         assert_eq!(pep503("Django_REST.framework"), "django-rest-framework");
         assert_eq!(pep503("zope..interface"), "zope-interface");
         assert_eq!(canonical_name(Ecosystem::Npm, "@Scope/X"), "@Scope/X");
+    }
+
+    #[test]
+    fn java_releases_go_by_their_feature_number() {
+        assert_eq!(java_release("1.8"), "8");
+        assert_eq!(java_release("1.8.0_292"), "8");
+        assert_eq!(java_release("1.7"), "7");
+        assert_eq!(java_release("11"), "11");
+        assert_eq!(java_release("17.0.2"), "17.0.2");
+        assert_eq!(java_release("1."), "1.");
     }
 }

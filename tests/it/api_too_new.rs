@@ -176,8 +176,8 @@ fn java_record_and_var_on_a_java_8_project() {
     let (n, text) = too_new(JAVA_SYNTAX, "fixtures/repos/java8-maven");
     assert_eq!(n, 2, "{text}");
     for needle in [
-        "a `record` class is new in java 16, but the project pins java 1.8 (pom.xml:12)",
-        "`var` for a local variable is new in java 10, but the project pins java 1.8",
+        "a `record` class is new in java 16, but the project pins java 8 (pom.xml:12)",
+        "`var` for a local variable is new in java 10, but the project pins java 8",
         "help: on java before 16: a final class with private final fields",
         "used here too",
     ] {
@@ -214,4 +214,19 @@ fn names_newer_syntax_reserves_are_not_newer_syntax() {
         let (n, text) = too_new(OLD_NAMES, repo);
         assert_eq!(n, 0, "{repo}:\n{text}");
     }
+}
+
+/// A skill written for Java 8 on a build that says `1.8`: the same release, as the JDK has
+/// numbered it since 9. On a Java 17 build the skill's target is missed.
+#[test]
+fn java_1_8_is_java_8() {
+    let skill = "fixtures/skills/java-8-orders";
+    let (review, text) = selected_review(skill, "fixtures/repos/java8-maven", "SG403");
+    assert!(review.findings.is_empty(), "{text}");
+    let (review, text) = selected_review(skill, "fixtures/repos/java17-maven", "SG403");
+    assert_eq!(review.findings.len(), 1, "{text}");
+    assert!(
+        text.contains("the skill needs java 8, but the project pins java 17 (pom.xml:12)"),
+        "{text}"
+    );
 }
