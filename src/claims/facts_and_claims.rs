@@ -215,6 +215,18 @@ impl Analysis {
         (base, source)
     }
 
+    /// The role the sections around an offset of this analysis give what stands there (see
+    /// [`section_role`]).
+    pub fn section_role_at(&self, skill: &Skill, at: usize) -> Option<Role> {
+        let (base, _, doc) = self
+            .documents(skill)
+            .into_iter()
+            .rev()
+            .find(|(base, _, _)| *base <= at)?;
+        let (_, source) = self.source_of(skill, at);
+        section_role(doc, &source.text, at - base)
+    }
+
     /// The file and place of a span of this analysis.
     pub fn location(&self, skill: &Skill, span: Span) -> Location {
         let (base, source) = self.source_of(skill, span.start);

@@ -5,6 +5,7 @@ use super::{
     Changes, KnownVersion, VersionSource, file_line, knowledge_version, located, project_matcher,
     shown,
 };
+use crate::claims::Role;
 use crate::finding::Severity;
 use crate::knowledge::{ApiFile, Pattern};
 use crate::lint::RuleDoc;
@@ -86,7 +87,16 @@ fn api_too_new(cx: &Context<'_>, out: &mut Emitter) {
         knowledge_version(project, ecosystem, package).map(|known| compared(ecosystem, &known))
     };
     let compare = |ecosystem: Ecosystem, a: &str, b: &str| version::compare(ecosystem, a, b);
-    let hits = matcher.hits(&cx.analysis().facts, &versions, &compare);
+    let mut hits = matcher.hits(&cx.analysis().facts, &versions, &compare);
+    // Code in a section for readers on another version ("If you are on Java 17 or later"),
+    // in the part of an upgrade that shows where it leads, or shown as what not to do, is
+    // not the skill's advice for this project.
+    hits.retain(|hit| {
+        !matches!(
+            cx.analysis().section_role_at(cx.skill, hit.span.start),
+            Some(Role::Gated | Role::Destination | Role::Avoided)
+        )
+    });
     // One finding per API, at its first use; the other uses are related locations.
     let mut reported: Vec<&str> = Vec::new();
     for hit in &hits {
