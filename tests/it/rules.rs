@@ -238,6 +238,39 @@ fn tool_conflict_reads_alternatives_as_such() {
     }
 }
 
+/// SG404: runners offered side by side (`npx`/`bunx`/`pnpm dlx`) leave the choice to the
+/// reader, whichever package manager the project uses; a package manager the skill tells
+/// the agent to run is still reported.
+#[test]
+fn runners_offered_side_by_side_are_not_a_package_manager_conflict() {
+    let with_npm = |body: &str| {
+        format!(
+            "==> SKILL.md <==\n---\nname: diagrams\ndescription: Edits architecture diagrams. Use when a model file changes.\n---\n{body}\nNever guess.\n==> @repo/package.json <==\n{{ \"name\": \"app\" }}\n==> @repo/package-lock.json <==\n{{ \"lockfileVersion\": 3 }}\n"
+        )
+    };
+    for body in [
+        "For graded runs, accept any runner (`npx`/`bunx`/`pnpm dlx`) and judge the flags.\n",
+        "When a pin is needed, use the runner at hand (`npx` / `bunx` / `pnpm dlx`) with `diagrams@2.1.0`.\n",
+        "```sh\nnpx diagrams validate --json model/\nbunx diagrams validate --json model/\npnpm dlx diagrams validate --json model/\n```\n",
+    ] {
+        assert_eq!(
+            findings_of("SG404", &with_npm(body)),
+            Vec::<String>::new(),
+            "{body}"
+        );
+    }
+    for body in [
+        "Install the checker with `pnpm add -D diagrams`.\n",
+        "```sh\npnpm add -D diagrams\n```\n",
+    ] {
+        assert_eq!(
+            findings_of("SG404", &with_npm(body)),
+            ["the skill uses pnpm, but the project's package manager is npm (package-lock.json:1)"],
+            "{body}"
+        );
+    }
+}
+
 /// SG606: a key sent in a header named for a key authenticates, as Datadog's API is called;
 /// the same key in the body of a request is still reported.
 #[test]
