@@ -184,6 +184,8 @@ fn shapes_of_skills_kept_in_their_repositories() {
         "Build a **brand-new app** with the module installed.",
         "Worktree reads are fine only for files brand-new in the diff.",
         "Hot reload works for a brand new local module.",
+        "2. Use the `releases` tool to get the latest release tag and its date.",
+        "3. Store the latest release tag (e.g., `v2.4.0`) for the changelog step.",
     ] {
         assert_eq!(
             findings_of("SG303", &skill(body)),
@@ -194,6 +196,8 @@ fn shapes_of_skills_kept_in_their_repositories() {
     for body in [
         "Use the brand-new API from the 5.0 release.",
         "The router is brand new, so check the changelog.",
+        "Install the latest release of the formatter.",
+        "The latest release adds the `--check` flag.",
     ] {
         assert_eq!(findings_of("SG303", &skill(body)).len(), 1, "{body}");
     }
