@@ -121,6 +121,8 @@ const GENERIC_PARTS: &[&str] = &[
     "deploy",
     "pipeline",
     "build",
+    // What a server issues a token to when it pairs a client (`DEVICE_TOKEN`).
+    "device",
 ];
 
 /// Whether an environment variable's name says it holds a credential (`GITHUB_TOKEN`,

@@ -126,7 +126,9 @@ pub(super) fn read(
         "ERROR" if !ancestors.iter().any(|a| a.kind() == "ERROR") => {
             shell_lines.extend(shell_lines_of(code, node.byte_range()));
         }
-        "string_content" => {
+        // A path in a detector's table of patterns (`("cred", r"/etc/shadow", …)` beside
+        // `r"\.onion"`) names what to find; the script does not open it.
+        "string_content" if !in_pattern_table(ancestors, source) => {
             if let Some(what) = path_read(source.text(node)).filter(|w| *w != ENV_FILE) {
                 store.get_or_insert_with(|| (what.to_owned(), source.span(node)));
             }
@@ -774,6 +776,7 @@ impl Taint {
             if ancestors.iter().any(|a| constructs(*a, source)) {
                 return;
             }
+            let in_request_headers = ancestors.iter().any(|a| request_headers(*a, source));
             let here = match n.kind() {
                 "identifier" => {
                     // The attribute name in `x.name` is not a variable.
@@ -816,6 +819,12 @@ impl Taint {
                     }),
                 _ => None,
             };
+            // A key no service is named for, in the authentication headers of a request
+            // object (`Request(url, headers={"x-apikey": key})`), authenticates it.
+            let here = here.filter(|t| {
+                !(in_request_headers
+                    && matches!(&t.secret, Secret::Key(name) if flow::service_of(name).is_empty()))
+            });
             if let Some(here) = here
                 && found.as_ref().is_none_or(|f| {
                     matches!(here.secret, Secret::Store(_)) && !matches!(f.secret, Secret::Store(_))
@@ -962,6 +971,15 @@ fn key(node: Node<'_>, name: &str, source: Src<'_>) -> String {
     }
 }
 
+/// Whether a string stands in a collection literal that holds regular expressions: a
+/// detector's table of patterns.
+fn in_pattern_table(ancestors: &[Node<'_>], source: Src<'_>) -> bool {
+    ancestors
+        .iter()
+        .find(|a| matches!(a.kind(), "dictionary" | "list" | "set" | "tuple"))
+        .is_some_and(|table| crate::skill::quoted::holds_pattern(source.text(*table)))
+}
+
 /// A credential store a string names when it is a path (`~/.aws/credentials`), not a
 /// sentence that mentions one ("plant a canary in .aws/credentials").
 fn path_read(text: &str) -> Option<&'static str> {
@@ -1002,13 +1020,33 @@ fn literal_url(node: Node<'_>, source: Src<'_>) -> Option<String> {
     text.contains("://").then(|| text.to_owned())
 }
 
-/// Whether a value is a dictionary of authentication headers (`{"Authorization": …}`).
+/// Whether a value is a dictionary of authentication headers (`{"Authorization": …}`,
+/// `{"x-apikey": …}`).
 fn header_like(node: Node<'_>, source: Src<'_>) -> bool {
     let lower = source.text(node).to_ascii_lowercase();
     node.kind() == "dictionary"
         && (lower.contains("authorization")
             || lower.contains("x-api-key")
+            || lower.contains("x-apikey")
             || lower.contains("bearer"))
+}
+
+/// Whether a node is the `headers=` argument of a request object's constructor
+/// (`urllib.request.Request(url, headers={…})`), holding authentication headers.
+fn request_headers(node: Node<'_>, source: Src<'_>) -> bool {
+    let is_headers = node.kind() == "keyword_argument"
+        && node
+            .child_by_field_name("name")
+            .is_some_and(|n| source.text(n) == "headers")
+        && node
+            .child_by_field_name("value")
+            .is_some_and(|v| header_like(v, source));
+    let in_request = node
+        .parent()
+        .and_then(|args| args.parent())
+        .and_then(|call| call.child_by_field_name("function"))
+        .is_some_and(|f| source.text(f).rsplit('.').next() == Some("Request"));
+    is_headers && in_request
 }
 
 /// Whether an expression fetches from the network (`requests.get(u).text`,
