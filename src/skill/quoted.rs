@@ -137,14 +137,19 @@ pub fn holds_pattern(line: &str) -> bool {
     PATTERN_LINE.is_match(line)
 }
 
-/// Whether a line of code is a payload for another program to run rather than a step: the
-/// whole line one command substitution (`$(bash -i >& /dev/tcp/…)`, `` `id` ``), the notation
-/// of command-injection strings. Run as written, a shell would execute the substitution's
-/// output as a command, which no step means to do.
-pub fn is_substitution_payload(line: &str) -> bool {
+/// Whether a line of code is a payload for another program to run rather than a step, in
+/// the notations of injection strings: the whole line one command substitution
+/// (`$(bash -i >& /dev/tcp/…)`, `` `id` ``), a line that opens with a command separator
+/// (`;nc -e /bin/sh …`, `| id`, `&& id`), which no shell line starts with, or server-side
+/// code and template syntax (`<?php system(…) ?>`, `<%= IO.popen(…) %>`, `{{ … }}`).
+pub fn is_injection_payload(line: &str) -> bool {
     let line = line.trim();
     (line.starts_with("$(") && line.ends_with(')'))
         || (line.len() > 2 && line.starts_with('`') && line.ends_with('`'))
+        || line.starts_with([';', '|', '&'])
+        || ["<?php", "<?=", "<%", "{{"]
+            .iter()
+            .any(|open| line.starts_with(open))
 }
 
 /// Whether a skill file's path makes all of it shown: tests and their fixtures, whose

