@@ -143,13 +143,30 @@ impl Audit {
     }
 }
 
+/// What an audit loads, and the user-given paths that name nothing.
+#[derive(Debug, Default)]
+pub struct Targets {
+    /// Paths to load, sorted: each skill once, and each link to nothing found where a skill
+    /// or a folder of skills would be (its row says so).
+    pub paths: Vec<PathBuf>,
+    /// Given paths with nothing there (missing, a link to nothing, a folder without skills).
+    pub unreachable: Vec<LoadError>,
+}
+
 /// The skills under `roots`, as paths to load, each real skill once (a skill reached
 /// through a linked folder too is listed under its own path), sorted. With `--shard`, the
 /// shard's share by each path relative to the root it was found under.
-pub fn targets(roots: &[PathBuf], shard: Option<Shard>) -> Result<Vec<PathBuf>, LoadError> {
+pub fn targets(roots: &[PathBuf], shard: Option<Shard>) -> Targets {
     let mut out = Vec::new();
-    for found in discover::skills_of(roots) {
-        let path = found?;
+    let mut unreachable = Vec::new();
+    for found in discover::entries_of(roots) {
+        let path = match found {
+            Ok(path) => path,
+            Err(e) => {
+                unreachable.push(e);
+                continue;
+            }
+        };
         let root = roots
             .iter()
             .filter(|root| path.starts_with(root))
@@ -164,7 +181,10 @@ pub fn targets(roots: &[PathBuf], shard: Option<Shard>) -> Result<Vec<PathBuf>, 
     }
     out.sort();
     out.dedup();
-    Ok(out)
+    Targets {
+        paths: out,
+        unreachable,
+    }
 }
 
 /// A skill's path relative to the folder it was found under, `/`-separated; the folder's

@@ -143,20 +143,34 @@ pub(super) fn run(args: &AuditArgs) -> Result<ExitCode, Error> {
         Some(repo) => Some(project::scan(repo)?),
         None => None,
     };
-    let targets = audit::targets(&args.dirs, args.shard)?;
+    let targets = audit::targets(&args.dirs, args.shard);
+    // A given path with nothing there is the user's mistake (exit 2), said once on stderr;
+    // the skills of the other paths are still audited.
+    for e in &targets.unreachable {
+        super::error::show(e);
+    }
+    let input_error = !targets.unreachable.is_empty();
+    if input_error && targets.paths.is_empty() {
+        return Ok(ExitCode::from(super::error::EXIT_INPUT));
+    }
     let checker = Checker {
         settings: &settings,
         policy: &config.verdict,
         project: project.as_ref(),
     };
-    let rows = audit::check_all(&targets, &checker, std::io::stderr().is_terminal());
+    let rows = audit::check_all(&targets.paths, &checker, std::io::stderr().is_terminal());
     let audit_settings = AuditSettings {
         disabled: audit::set::disabled(&settings.selection),
         ..config.audit.clone()
     };
     let audit = Audit::assemble(rows, &audit_settings, project.is_some(), args.shard);
     let fail_on = args.fail_on.map(FailOn::from).or(config.fail_on);
-    finish(&audit, args.format.into(), fail_on)
+    let status = finish(&audit, args.format.into(), fail_on)?;
+    Ok(if input_error {
+        ExitCode::from(super::error::EXIT_INPUT)
+    } else {
+        status
+    })
 }
 
 /// Run `skillgate merge`: evaluation run directories when every input is a folder, audit

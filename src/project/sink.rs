@@ -322,7 +322,9 @@ fn pep503(name: &str) -> String {
 /// numbers releases since 9 and as skills write them; newer numbers stay as written.
 fn java_release(written: &str) -> String {
     let old = written.strip_prefix("1.").map(|rest| {
-        let end = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let end = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
         &rest[..end]
     });
     match old {

@@ -22,19 +22,25 @@ const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
 ///
 /// A folder with no skill anywhere below it is an error, as is a path that does not exist.
 pub fn skills(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
-    let meta = fs::metadata(path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => LoadError::NotFound {
-            path: path.to_owned(),
-        },
-        _ => LoadError::Io {
-            path: path.to_owned(),
-            source,
-        },
-    })?;
+    named(path, false)
+}
+
+/// The skills a user-given path names, as [`skills`] does, with the links to nothing found
+/// below it where a skill or a folder of skills would be (`.claude/skills` linked to a
+/// folder on another machine), each as a path of its own: loading one says what it is.
+fn named(path: &Path, with_dangling: bool) -> Result<Vec<PathBuf>, LoadError> {
+    let meta = fs::metadata(path).map_err(|source| super::unreachable_path(path, source))?;
     if !meta.is_dir() || has_manifest(path) {
         return Ok(vec![path.to_owned()]);
     }
-    let found = below(path);
+    let Below {
+        mut found,
+        dangling,
+    } = below(path);
+    if with_dangling {
+        found.extend(dangling);
+        found.sort();
+    }
     if found.is_empty() {
         return Err(LoadError::NoSkillFile {
             path: path.to_owned(),
@@ -50,9 +56,21 @@ pub fn skills(path: &Path) -> Result<Vec<PathBuf>, LoadError> {
 /// that is its own, at the place the first of its paths came. A path that names nothing is
 /// its error, in order among the others, and the rest are still listed.
 pub fn skills_of(paths: &[PathBuf]) -> Vec<Result<PathBuf, LoadError>> {
+    listed(paths, false)
+}
+
+/// The skills the user-given paths name, as [`skills_of`] lists them, and every link to
+/// nothing found below them where a skill or a folder of skills would be, as a path to
+/// report (`skillgate audit` gives it a row of its own: the skills it pointed at were not
+/// audited).
+pub fn entries_of(paths: &[PathBuf]) -> Vec<Result<PathBuf, LoadError>> {
+    listed(paths, true)
+}
+
+fn listed(paths: &[PathBuf], with_dangling: bool) -> Vec<Result<PathBuf, LoadError>> {
     let mut found = Vec::new();
     for path in paths {
-        match skills(path) {
+        match named(path, with_dangling) {
             Ok(skills) => found.extend(skills.into_iter().map(Ok)),
             Err(e) => found.push(Err(e)),
         }
@@ -124,14 +142,24 @@ fn has_manifest(dir: &Path) -> bool {
         })
 }
 
-/// Every folder strictly below `root` that holds a `SKILL.md`, not searching inside one.
+/// What a walk below a folder finds.
+#[derive(Debug, Default)]
+struct Below {
+    /// Every skill folder, sorted.
+    found: Vec<PathBuf>,
+    /// Symbolic links to nothing where a skill or a folder of skills would be, sorted.
+    dangling: Vec<PathBuf>,
+}
+
+/// Every folder strictly below `root` that holds a `SKILL.md`, not searching inside one,
+/// and the links to nothing where one would be.
 ///
 /// Symlinked folders are followed while they stay inside `root` (packs link one skill into
 /// `.claude/skills/` and `.agents/skills/`); a skill reached twice is listed once, under the
 /// path that is its own rather than a link's.
-fn below(root: &Path) -> Vec<PathBuf> {
+fn below(root: &Path) -> Below {
     let Ok(canonical_root) = root.canonicalize() else {
-        return Vec::new();
+        return Below::default();
     };
     // Links are followed within the folder searched, and within the git repository that
     // holds it (a `.claude/skills/x` link to the repository's `skills/x`).
@@ -166,16 +194,28 @@ fn below(root: &Path) -> Vec<PathBuf> {
             }
         })
         .build();
-    let mut found: Vec<PathBuf> = walker
-        .filter_map(Result::ok)
-        .filter(|e| {
-            e.depth() > 1
-                && e.file_name() == "SKILL.md"
-                && e.file_type().is_some_and(|t| t.is_file())
-        })
-        .filter_map(|e| e.path().parent().map(Path::to_owned))
-        .collect();
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut dangling: Vec<PathBuf> = Vec::new();
+    for entry in walker {
+        match entry {
+            Ok(e) => {
+                if e.depth() > 1
+                    && e.file_name() == "SKILL.md"
+                    && e.file_type().is_some_and(|t| t.is_file())
+                    && let Some(parent) = e.path().parent()
+                {
+                    found.push(parent.to_owned());
+                }
+            }
+            Err(e) => dangling.extend(
+                walk_error_path(&e)
+                    .filter(|p| is_dangling_skill_link(root, p))
+                    .map(Path::to_owned),
+            ),
+        }
+    }
     found.sort();
+    dangling.sort();
     // One path per skill: its own path over a link's, else the first in order.
     let mut chosen: HashMap<PathBuf, PathBuf> = HashMap::new();
     for dir in found {
@@ -195,7 +235,33 @@ fn below(root: &Path) -> Vec<PathBuf> {
     }
     let mut found: Vec<PathBuf> = chosen.into_values().collect();
     found.sort();
-    found
+    Below { found, dangling }
+}
+
+/// The path a walk error is about, when it names one.
+fn walk_error_path(error: &ignore::Error) -> Option<&Path> {
+    match error {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            walk_error_path(err)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `path`, below `root`, is a symbolic link to nothing at a place where skills are
+/// found: a folder of skills (`.claude/skills`), a skill folder in one (`skills/x`), or a
+/// manifest. A dangling link anywhere else (a build output, a dotfile) is not a skill's.
+fn is_dangling_skill_link(root: &Path, path: &Path) -> bool {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link || path.exists() || path == root {
+        return false;
+    }
+    let named = |p: Option<&Path>, name: &str| {
+        p.and_then(Path::file_name)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+    };
+    named(Some(path), "skills") || named(Some(path), "SKILL.md") || named(path.parent(), "skills")
 }
 
 #[cfg(test)]

@@ -13,6 +13,14 @@ pub enum LoadError {
         /// The path as given.
         path: PathBuf,
     },
+    /// A symbolic link whose target does not exist (on this machine).
+    #[error("{path}: a symbolic link to {target}, which does not exist")]
+    DanglingLink {
+        /// The link.
+        path: PathBuf,
+        /// Where it points.
+        target: PathBuf,
+    },
     /// A folder without a SKILL.md, in it or in any folder below it.
     #[error("{path}: no SKILL.md in this folder or in any folder below it")]
     NoSkillFile {
@@ -102,6 +110,7 @@ impl LoadError {
     pub fn path(&self) -> &std::path::Path {
         match self {
             LoadError::NotFound { path }
+            | LoadError::DanglingLink { path, .. }
             | LoadError::NoSkillFile { path }
             | LoadError::Io { path, .. }
             | LoadError::Empty { path }
@@ -115,12 +124,14 @@ impl LoadError {
         }
     }
 
-    /// Whether nothing is there at all (a path given wrong), rather than a skill that cannot
-    /// be read.
+    /// Whether nothing is there at all (a path given wrong, or a link to nothing), rather
+    /// than a skill that cannot be read.
     pub fn is_missing(&self) -> bool {
         matches!(
             self,
-            LoadError::NotFound { .. } | LoadError::NoSkillFile { .. }
+            LoadError::NotFound { .. }
+                | LoadError::DanglingLink { .. }
+                | LoadError::NoSkillFile { .. }
         )
     }
 
@@ -151,6 +162,7 @@ impl miette::Diagnostic for LoadError {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
         let code = match self {
             LoadError::NotFound { .. } => "not-found",
+            LoadError::DanglingLink { .. } => "dangling-link",
             LoadError::NoSkillFile { .. } => "no-skill",
             LoadError::Io { .. } => "io",
             LoadError::Empty { .. } => "empty",

@@ -115,6 +115,8 @@ impl Document {
             ..Document::default()
         };
         let mut html_blocks = Vec::new();
+        // Blocks that hold prose: the lines they span, outside code and HTML, are its lines.
+        let mut prose_blocks = Vec::new();
         let mut heading: Option<(u8, usize, String)> = None;
         let mut code: Option<OpenCode> = None;
 
@@ -126,8 +128,15 @@ impl Document {
             let span = span.start + base..span.end + base;
             match event {
                 Event::Start(Tag::Heading { level, .. }) => {
+                    prose_blocks.push(span.clone());
                     heading = Some((level as u8, span.start, String::new()));
                 }
+                Event::Start(
+                    Tag::Paragraph
+                    | Tag::Table(_)
+                    | Tag::BlockQuote(_)
+                    | Tag::FootnoteDefinition(_),
+                ) => prose_blocks.push(span),
                 Event::End(TagEnd::Heading(_)) => {
                     if let Some((level, start, title)) = heading.take() {
                         doc.push_heading(level, start..span.end, title.trim().to_owned());
@@ -181,7 +190,10 @@ impl Document {
                         image: true,
                     });
                 }
-                Event::Start(Tag::Item) => doc.list_items.push(span),
+                Event::Start(Tag::Item) => {
+                    prose_blocks.push(span.clone());
+                    doc.list_items.push(span);
+                }
                 Event::Start(Tag::HtmlBlock) => html_blocks.push(span),
                 Event::Html(t) | Event::InlineHtml(t) if t.trim_start().starts_with("<!--") => {
                     doc.comments.push(span);
@@ -190,7 +202,7 @@ impl Document {
             }
         }
         doc.finish_sections(text, tokenized);
-        doc.collect_prose_lines(text, &html_blocks);
+        doc.collect_prose_lines(text, &html_blocks, &prose_blocks);
         doc.tokens = tokenized.map_or(0, tokens::Tokenized::total);
         doc
     }
@@ -323,7 +335,15 @@ impl Document {
         }
     }
 
-    fn collect_prose_lines(&mut self, text: &str, html_blocks: &[Range<usize>]) {
+    /// The prose lines: every non-blank line of a block the parser read as prose
+    /// (`prose_blocks`: headings, paragraphs, list items, tables, blockquotes, footnotes),
+    /// except a line a code or HTML block starts, after its indentation or not.
+    fn collect_prose_lines(
+        &mut self,
+        text: &str,
+        html_blocks: &[Range<usize>],
+        prose_blocks: &[Range<usize>],
+    ) {
         let mut start = self.range.start;
         let body_end = self.range.end;
         while start < body_end {
@@ -339,8 +359,17 @@ impl Document {
                 .iter()
                 .map(|b| &b.range)
                 .chain(html_blocks)
-                .any(|r| r.start <= line.start && line.start < r.end.max(r.start + 1));
-            if !skipped && !text[line.clone()].trim().is_empty() {
+                .any(|r| {
+                    // A block that opens after the line's indentation (a fence inside a list
+                    // item) starts the line as well.
+                    let opens = r.start <= line.start
+                        || (r.start < line.end && text[line.start..r.start].trim().is_empty());
+                    opens && line.start < r.end.max(r.start + 1)
+                });
+            let prose = prose_blocks
+                .iter()
+                .any(|b| b.start < line.end.max(line.start + 1) && line.start < b.end);
+            if prose && !skipped && !text[line.clone()].trim().is_empty() {
                 self.prose_lines.push(line);
             }
             start = end + 1;
@@ -596,6 +625,29 @@ mod tests {
         let lines: Vec<_> = doc.prose_lines.iter().map(|r| &text[r.clone()]).collect();
         assert_eq!(lines, ["Say hi.", "- never there"]);
         assert_eq!(doc.comments.len(), 1);
+    }
+
+    #[test]
+    fn prose_lines_come_from_the_blocks_the_parser_reads_as_prose() {
+        let text = "# Title\n\n   An indented paragraph\ncontinued lazily.\n\n---\n\n> Quoted\n> twice.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n1. Step\n\n   ```sh\n   ls\n   ```\n\n[ref]: https://example.com/x\n";
+        let doc = parse(text);
+        let lines: Vec<_> = doc.prose_lines.iter().map(|r| &text[r.clone()]).collect();
+        // A thematic break and a link reference definition are no prose; a table's
+        // delimiter row belongs to its table.
+        assert_eq!(
+            lines,
+            [
+                "# Title",
+                "   An indented paragraph",
+                "continued lazily.",
+                "> Quoted",
+                "> twice.",
+                "| a | b |",
+                "|---|---|",
+                "| 1 | 2 |",
+                "1. Step",
+            ]
+        );
     }
 
     #[test]

@@ -308,17 +308,28 @@ impl Skill {
     }
 }
 
-/// Find the skill folder and its manifest from a user-given path.
-fn locate(path: &Path) -> Result<(PathBuf, PathBuf), LoadError> {
-    let meta = fs::metadata(path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => LoadError::NotFound {
-            path: path.to_owned(),
-        },
-        _ => LoadError::Io {
+/// Why a user-given path cannot be opened: nothing there, a link to nothing, or an I/O error.
+fn unreachable_path(path: &Path, source: std::io::Error) -> LoadError {
+    if source.kind() != std::io::ErrorKind::NotFound {
+        return LoadError::Io {
             path: path.to_owned(),
             source,
+        };
+    }
+    match fs::read_link(path) {
+        Ok(target) => LoadError::DanglingLink {
+            path: path.to_owned(),
+            target,
         },
-    })?;
+        Err(_) => LoadError::NotFound {
+            path: path.to_owned(),
+        },
+    }
+}
+
+/// Find the skill folder and its manifest from a user-given path.
+fn locate(path: &Path) -> Result<(PathBuf, PathBuf), LoadError> {
+    let meta = fs::metadata(path).map_err(|source| unreachable_path(path, source))?;
     if meta.is_dir() {
         let exact = path.join("SKILL.md");
         if exact.is_file() {

@@ -137,6 +137,21 @@ pub fn holds_pattern(line: &str) -> bool {
     PATTERN_LINE.is_match(line)
 }
 
+/// Whether a line of code is a payload for another program to run rather than a step, in
+/// the notations of injection strings: a line that opens with a command separator
+/// (`;nc -e /bin/sh …`, `| id`, `&& id`), which no shell line starts with, or server-side
+/// code and template syntax (`<?php system(…) ?>`, `<%= IO.popen(…) %>`, `{{ … }}`).
+///
+/// A line that is one command substitution (`$(curl … )`) is not among them: bash runs it,
+/// and runs what it prints, so a gate must not let it pass as a note.
+pub fn is_injection_payload(line: &str) -> bool {
+    let line = line.trim();
+    line.starts_with([';', '|', '&'])
+        || ["<?php", "<?=", "<%", "{{"]
+            .iter()
+            .any(|open| line.starts_with(open))
+}
+
 /// Whether a skill file's path makes all of it shown: tests and their fixtures, whose
 /// strings are inputs to a check, not steps to run.
 pub fn shown_path(rel: &str) -> bool {

@@ -560,6 +560,84 @@ fn a_folder_without_skills_is_a_usage_error() {
 }
 
 #[test]
+fn a_dangling_skill_link_below_the_folder_is_one_row_and_the_rest_is_audited() {
+    let dir = tree(&[
+        (
+            "proj/.agents/skills/a/SKILL.md",
+            &manifest("a", "Never guess.\n"),
+        ),
+        ("proj/build/readme.txt", "hi"),
+        ("proj/.claude/settings.json", "{}"),
+    ]);
+    let proj = dir.path().join("proj");
+    let link = |target: &str, at: &str| {
+        std::os::unix::fs::symlink(target, proj.join(at)).expect("symlink");
+    };
+    // Links committed from a developer's machine, where they pointed at real folders.
+    link("/home/nobody/dev/skills", ".claude/skills");
+    link("/home/nobody/dev/skills/b", ".agents/skills/b");
+    // A link to nothing that is no skill's place: not reported.
+    link("/home/nobody/out", "build/out");
+
+    let (code, out, stderr) = run_in(
+        dir.path(),
+        &["audit", "proj", "--format", "json", "--fail-on", "never"],
+    );
+    assert_eq!(code, 0, "the findings decide the status: {stderr}");
+    let audit: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let rows: Vec<(&str, Option<&str>)> = audit["skills"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|r| (r["path"].as_str().unwrap_or(""), r["error"].as_str()))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("proj/.agents/skills/a/SKILL.md", None),
+            (
+                "proj/.agents/skills/b",
+                Some(
+                    "proj/.agents/skills/b: a symbolic link to /home/nobody/dev/skills/b, which does not exist"
+                )
+            ),
+            (
+                "proj/.claude/skills",
+                Some(
+                    "proj/.claude/skills: a symbolic link to /home/nobody/dev/skills, which does not exist"
+                )
+            ),
+        ],
+        "{out}"
+    );
+    assert_eq!(audit["summary"]["unreadable"], 2);
+    // An unreadable row counts as an error, as any unreadable skill does.
+    assert_eq!(run_in(dir.path(), &["audit", "proj"]).0, 1);
+
+    // Given as an argument, a link to nothing is the user's input error: said on stderr, exit
+    // 2, and the other arguments' skills are still audited.
+    let (code, out, stderr) = run_in(
+        dir.path(),
+        &[
+            "audit",
+            "proj/.claude/skills",
+            "proj/.agents/skills/a",
+            "--format",
+            "csv",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        "skillgate::skill::dangling-link\n\n  x proj/.claude/skills: a symbolic link to /home/nobody/dev/skills, which does not exist\n"
+    );
+    assert!(out.contains("proj/.agents/skills/a/SKILL.md"), "{out}");
+    assert!(!out.contains("proj/.claude/skills"), "{out}");
+    let (code, out, _) = run_in(dir.path(), &["audit", "proj/.claude/skills"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+}
+
+#[test]
 fn check_finds_skills_below_a_pack_folder() {
     let dir = tree(&[
         (

@@ -87,7 +87,12 @@ fn set_findings_of(code: &str, example_text: &str) -> Vec<String> {
         select: vec![code.to_owned()],
         ignore: vec![],
     };
-    let paths = audit::targets(&[root], None).expect("the example holds skills");
+    let targets = audit::targets(&[root], None);
+    assert!(
+        targets.unreachable.is_empty(),
+        "{code}: the example holds skills"
+    );
+    let paths = targets.paths;
     assert!(
         paths.len() >= 2,
         "{code}: a set example holds several skills"
@@ -179,6 +184,8 @@ fn shapes_of_skills_kept_in_their_repositories() {
         "Build a **brand-new app** with the module installed.",
         "Worktree reads are fine only for files brand-new in the diff.",
         "Hot reload works for a brand new local module.",
+        "2. Use the `releases` tool to get the latest release tag and its date.",
+        "3. Store the latest release tag (e.g., `v2.4.0`) for the changelog step.",
     ] {
         assert_eq!(
             findings_of("SG303", &skill(body)),
@@ -189,6 +196,8 @@ fn shapes_of_skills_kept_in_their_repositories() {
     for body in [
         "Use the brand-new API from the 5.0 release.",
         "The router is brand new, so check the changelog.",
+        "Install the latest release of the formatter.",
+        "The latest release adds the `--check` flag.",
     ] {
         assert_eq!(findings_of("SG303", &skill(body)).len(), 1, "{body}");
     }
@@ -230,6 +239,39 @@ fn tool_conflict_reads_alternatives_as_such() {
         "```bash\npnpm install   # installs everything\n```\n",
     ] {
         assert_eq!(findings_of("SG404", &with_repo(body)).len(), 1, "{body}");
+    }
+}
+
+/// SG404: runners offered side by side (`npx`/`bunx`/`pnpm dlx`) leave the choice to the
+/// reader, whichever package manager the project uses; a package manager the skill tells
+/// the agent to run is still reported.
+#[test]
+fn runners_offered_side_by_side_are_not_a_package_manager_conflict() {
+    let with_npm = |body: &str| {
+        format!(
+            "==> SKILL.md <==\n---\nname: diagrams\ndescription: Edits architecture diagrams. Use when a model file changes.\n---\n{body}\nNever guess.\n==> @repo/package.json <==\n{{ \"name\": \"app\" }}\n==> @repo/package-lock.json <==\n{{ \"lockfileVersion\": 3 }}\n"
+        )
+    };
+    for body in [
+        "For graded runs, accept any runner (`npx`/`bunx`/`pnpm dlx`) and judge the flags.\n",
+        "When a pin is needed, use the runner at hand (`npx` / `bunx` / `pnpm dlx`) with `diagrams@2.1.0`.\n",
+        "```sh\nnpx diagrams validate --json model/\nbunx diagrams validate --json model/\npnpm dlx diagrams validate --json model/\n```\n",
+    ] {
+        assert_eq!(
+            findings_of("SG404", &with_npm(body)),
+            Vec::<String>::new(),
+            "{body}"
+        );
+    }
+    for body in [
+        "Install the checker with `pnpm add -D diagrams`.\n",
+        "```sh\npnpm add -D diagrams\n```\n",
+    ] {
+        assert_eq!(
+            findings_of("SG404", &with_npm(body)),
+            ["the skill uses pnpm, but the project's package manager is npm (package-lock.json:1)"],
+            "{body}"
+        );
     }
 }
 

@@ -156,6 +156,13 @@ static STALE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// A verb that has the agent look the value up at run time ("get the latest release", "store
+/// the latest release tag"): what it finds then cannot go stale.
+static LOOKED_UP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)\b(get|fetch|find|look up|query|retrieve|determine|identify|resolve|read|check|store|record|note)$")
+        .expect("valid regex")
+});
+
 /// A participle after "recently"/"currently" (`recently modified code`).
 static RECENT_PARTICIPLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^ (modified|changed|updated|added|edited|created|touched|written|merged|opened|active|selected|running|open|loaded|installed|invoked)\b")
@@ -178,8 +185,9 @@ pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
         what: "Flags \"as of 2024\", \"currently\", \"the latest version\", \"recently\" and \
            similar wording, but not a word that describes instead of claiming \
            (\"recently modified code\", \"currently-invoked\", \"a brand-new app\" the \
-           agent has just made) nor a cell of a table (a version table's \"latest stable\" \
-           row).",
+           agent has just made), nor the latest release the agent is told to look up (\"get \
+           the latest release tag\"), nor a cell of a table (a version table's \"latest \
+           stable\" row).",
         why: "Skills outlive the moment they were written; \"the latest version\" becomes a \
           version mismatch, which measurably makes agents worse.",
         fires: "---\nname: demo\ndescription: Formats notes. Use when writing notes.\n---\nInstall the latest version of the formatter.\n",
@@ -202,6 +210,13 @@ pub const TIME_SENSITIVE_CLAIM: Rule = Rule {
                     .iter()
                     .any(|w| before.ends_with(w));
                 if !predicate {
+                    continue;
+                }
+            }
+            // "Get the latest release tag" has the agent look it up, which cannot go stale.
+            if phrase.starts_with("the latest") {
+                let before = text[..span.start].to_ascii_lowercase();
+                if LOOKED_UP.is_match(before.trim_end().trim_end_matches(['*', '_', '`'])) {
                     continue;
                 }
             }

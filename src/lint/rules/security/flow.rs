@@ -121,6 +121,8 @@ const GENERIC_PARTS: &[&str] = &[
     "deploy",
     "pipeline",
     "build",
+    // What a server issues a token to when it pairs a client (`DEVICE_TOKEN`).
+    "device",
 ];
 
 /// Whether an environment variable's name says it holds a credential (`GITHUB_TOKEN`,
@@ -187,11 +189,18 @@ pub(crate) fn host_of(url: &str) -> Option<String> {
     (!host.is_empty() && !host.contains(['{', '$', '<'])).then(|| host.to_ascii_lowercase())
 }
 
+/// Products named in keys whose API lives under their maker's domain (`CLAUDE_API_KEY` to
+/// `api.anthropic.com`, `GEMINI_API_KEY` to `generativelanguage.googleapis.com`).
+const PRODUCT_HOSTS: &[(&str, &str)] = &[("claude", "anthropic"), ("gemini", "googleapis")];
+
 /// Whether a host belongs to the service a key is named for.
 fn host_matches(name: &str, host: &str) -> bool {
     let joined = host.replace(['-', '.'], "");
     service_parts(name).iter().any(|part| {
         joined.contains(part.as_str())
+            || PRODUCT_HOSTS
+                .iter()
+                .any(|(product, maker)| part == product && joined.contains(maker))
             || host
                 .split('.')
                 .any(|label| abbreviates(part, &label.replace('-', "")))

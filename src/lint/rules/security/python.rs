@@ -126,7 +126,9 @@ pub(super) fn read(
         "ERROR" if !ancestors.iter().any(|a| a.kind() == "ERROR") => {
             shell_lines.extend(shell_lines_of(code, node.byte_range()));
         }
-        "string_content" => {
+        // A path in a detector's table of patterns (`("cred", r"/etc/shadow", …)` beside
+        // `r"\.onion"`) names what to find; the script does not open it.
+        "string_content" if !in_pattern_table(ancestors, source) => {
             if let Some(what) = path_read(source.text(node)).filter(|w| *w != ENV_FILE) {
                 store.get_or_insert_with(|| (what.to_owned(), source.span(node)));
             }
@@ -635,6 +637,9 @@ struct Taint {
     decoded: Vec<String>,
     /// Each function's byte range and name, for the scope of a name (see [`Taint::scope`]).
     scopes: Vec<(Range<usize>, String)>,
+    /// Functions defined in this code: what one returns is followed through its `return`
+    /// statements, not assumed from the arguments it was given.
+    local: Vec<String>,
 }
 
 impl Taint {
@@ -656,6 +661,11 @@ impl Taint {
                     let name = source.text(f.child_by_field_name("name")?);
                     Some((f.byte_range(), name.to_owned()))
                 })
+                .collect(),
+            local: functions
+                .iter()
+                .filter_map(|f| f.child_by_field_name("name"))
+                .map(|n| source.text(n).to_owned())
                 .collect(),
         };
         for (left, right) in assignments {
@@ -815,6 +825,22 @@ impl Taint {
             if ancestors.iter().any(|a| constructs(*a, source)) {
                 return;
             }
+            // `analysis_id = upload_file(path, key)`: a function of this code returns what
+            // its `return` says, not the key it was given; and what a server answers
+            // (`r = requests.post(u, headers={…: key})`) is not the key sent to it.
+            if ancestors.iter().any(|a| {
+                a.kind() == "argument_list"
+                    && a.parent()
+                        .and_then(|c| c.child_by_field_name("function"))
+                        .is_some_and(|f| {
+                            let name = source.text(f);
+                            (f.kind() == "identifier" && self.local.iter().any(|l| l == name))
+                                || (is_network(name) && !name.ends_with("Request"))
+                        })
+            }) {
+                return;
+            }
+            let in_request_headers = ancestors.iter().any(|a| request_headers(*a, source));
             let here = match n.kind() {
                 "identifier" => {
                     // The attribute name in `x.name` is not a variable.
@@ -848,15 +874,26 @@ impl Taint {
                         at: source.span(n),
                     })
                     .or_else(|| {
-                        // A method of this code that returns a secret (`h.harvest()`).
-                        let method = n
+                        // A function or method of this code that returns a secret
+                        // (`harvest()`, `h.harvest()`).
+                        let function = n
                             .child_by_field_name("function")
-                            .filter(|f| n.kind() == "call" && f.kind() == "attribute")?
-                            .child_by_field_name("attribute")?;
-                        self.names.get(&scoped("", source.text(method))).cloned()
+                            .filter(|_| n.kind() == "call")?;
+                        let name = match function.kind() {
+                            "identifier" => function,
+                            "attribute" => function.child_by_field_name("attribute")?,
+                            _ => return None,
+                        };
+                        self.names.get(&scoped("", source.text(name))).cloned()
                     }),
                 _ => None,
             };
+            // A key no service is named for, in the headers of a request object
+            // (`Request(url, headers={"x-apikey": key})`), authenticates it.
+            let here = here.filter(|t| {
+                !(in_request_headers
+                    && matches!(&t.secret, Secret::Key(name) if flow::service_of(name).is_empty()))
+            });
             if let Some(here) = here
                 && found.as_ref().is_none_or(|f| {
                     matches!(here.secret, Secret::Store(_)) && !matches!(f.secret, Secret::Store(_))
@@ -981,6 +1018,15 @@ fn scoped(scope: &str, name: &str) -> String {
     format!("{scope}\u{1}{name}")
 }
 
+/// Whether a string stands in a collection literal that holds regular expressions: a
+/// detector's table of patterns.
+fn in_pattern_table(ancestors: &[Node<'_>], source: Src<'_>) -> bool {
+    ancestors
+        .iter()
+        .find(|a| matches!(a.kind(), "dictionary" | "list" | "set" | "tuple"))
+        .is_some_and(|table| crate::skill::quoted::holds_pattern(source.text(*table)))
+}
+
 /// A credential store a string names when it is a path (`~/.aws/credentials`), not a
 /// sentence that mentions one ("plant a canary in .aws/credentials").
 fn path_read(text: &str) -> Option<&'static str> {
@@ -1021,13 +1067,31 @@ fn literal_url(node: Node<'_>, source: Src<'_>) -> Option<String> {
     text.contains("://").then(|| text.to_owned())
 }
 
-/// Whether a value is a dictionary of authentication headers (`{"Authorization": …}`).
+/// Whether a value is a dictionary of authentication headers (`{"Authorization": …}`,
+/// `{"x-apikey": …}`).
 fn header_like(node: Node<'_>, source: Src<'_>) -> bool {
     let lower = source.text(node).to_ascii_lowercase();
     node.kind() == "dictionary"
         && (lower.contains("authorization")
             || lower.contains("x-api-key")
+            || lower.contains("x-apikey")
             || lower.contains("bearer"))
+}
+
+/// Whether a node is the `headers=` or `auth=` argument of a request object's constructor
+/// (`urllib.request.Request(url, headers=hdrs)`): what it holds goes in headers, however the
+/// dictionary was built.
+fn request_headers(node: Node<'_>, source: Src<'_>) -> bool {
+    let is_headers = node.kind() == "keyword_argument"
+        && node
+            .child_by_field_name("name")
+            .is_some_and(|n| matches!(source.text(n), "headers" | "auth"));
+    let in_request = node
+        .parent()
+        .and_then(|args| args.parent())
+        .and_then(|call| call.child_by_field_name("function"))
+        .is_some_and(|f| source.text(f).rsplit('.').next() == Some("Request"));
+    is_headers && in_request
 }
 
 /// Whether an expression fetches from the network (`requests.get(u).text`,

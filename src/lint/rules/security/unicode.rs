@@ -376,13 +376,22 @@ fn names_the_trick(file: &TextFile<'_>, at: usize) -> bool {
     let Some(doc) = file.doc else {
         return false;
     };
-    if !doc.inline_code.iter().any(|c| c.contains(&at)) {
-        return false;
-    }
     let text = &file.source.text;
     let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-    let line = text[start..end].to_lowercase();
+    // In inline code the whole line may name it; in a code block, a comment after it
+    // (`email=аdmin@x.com  # Cyrillic 'а' (U+0430)`).
+    let line = if doc.inline_code.iter().any(|c| c.contains(&at)) {
+        text[start..end].to_lowercase()
+    } else if doc.code_blocks.iter().any(|b| b.content.contains(&at)) {
+        let rest = &text[at..end];
+        match rest.find(" #").or_else(|| rest.find(" //")) {
+            Some(comment) => rest[comment..].to_lowercase(),
+            None => return false,
+        }
+    } else {
+        return false;
+    };
     [
         "cyrillic",
         "greek",
