@@ -230,3 +230,15 @@ fn java_1_8_is_java_8() {
         "{text}"
     );
 }
+
+/// A record in a section for readers on Java 17 or later is advice for them, not for a Java 8
+/// project; the same record in a section for every reader is found (see
+/// `java_record_and_var_on_a_java_8_project`).
+#[test]
+fn syntax_in_a_section_for_newer_readers_is_not_the_projects() {
+    let (n, text) = too_new(
+        "fixtures/skills/java-17-section",
+        "fixtures/repos/java8-maven",
+    );
+    assert_eq!(n, 0, "{text}");
+}
