@@ -1082,16 +1082,17 @@ fn header_like(node: Node<'_>, source: Src<'_>) -> bool {
 /// (`urllib.request.Request(url, headers=hdrs)`): what it holds goes in headers, however the
 /// dictionary was built.
 fn request_headers(node: Node<'_>, source: Src<'_>) -> bool {
+    // The name first: going up a tree-sitter tree searches down from its root.
     let is_headers = node.kind() == "keyword_argument"
         && node
             .child_by_field_name("name")
             .is_some_and(|n| matches!(source.text(n), "headers" | "auth"));
-    let in_request = node
-        .parent()
-        .and_then(|args| args.parent())
-        .and_then(|call| call.child_by_field_name("function"))
-        .is_some_and(|f| source.text(f).rsplit('.').next() == Some("Request"));
-    is_headers && in_request
+    is_headers
+        && node
+            .parent()
+            .and_then(|args| args.parent())
+            .and_then(|call| call.child_by_field_name("function"))
+            .is_some_and(|f| source.text(f).rsplit('.').next() == Some("Request"))
 }
 
 /// Whether an expression fetches from the network (`requests.get(u).text`,
