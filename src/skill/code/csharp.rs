@@ -39,16 +39,11 @@ pub(super) fn read(root: Node<'_>, source: Source<'_>, facts: &mut CodeFacts) {
             if let Some(class) = node.child_by_field_name("type") {
                 type_access(class, true, source, facts);
                 // The constructor's arity, so a pattern can name one overload set.
-                facts.calls.push(Call {
-                    callee: source.span(class),
-                    args: node
-                        .child_by_field_name("arguments")
-                        .map_or(0, |list| list.named_child_count()),
-                    first: None,
-                    keywords: Vec::new(),
-                    awaited: false,
-                    read_directly: false,
-                });
+                let args = node.child_by_field_name("arguments");
+                facts.calls.push(Call::counted(
+                    source.span(class),
+                    args.map_or(0, |list| list.named_child_count()),
+                ));
             }
         }
         "type_argument_list" => {

@@ -310,6 +310,21 @@ pub struct Call {
     pub read_directly: bool,
 }
 
+impl Call {
+    /// A call known only by its callee and its number of arguments (the readers whose
+    /// languages no pattern's `first` or `keyword` reads).
+    pub fn counted(callee: Span, args: usize) -> Self {
+        Call {
+            callee,
+            args,
+            first: None,
+            keywords: Vec::new(),
+            awaited: false,
+            read_directly: false,
+        }
+    }
+}
+
 /// What kind of expression an argument is, as far as a snippet shows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArgKind {

@@ -81,16 +81,11 @@ fn call(node: Node<'_>, place: &Place<'_, '_>, source: Source<'_>, facts: &mut C
         span,
     });
     // Only the count: a pattern's `first` and `keyword` read Python and JavaScript calls.
-    facts.calls.push(Call {
-        callee: span,
-        args: node
-            .child_by_field_name("arguments")
-            .map_or(0, |list| list.named_child_count()),
-        first: None,
-        keywords: Vec::new(),
-        awaited: false,
-        read_directly: false,
-    });
+    let args = node.child_by_field_name("arguments");
+    facts.calls.push(Call::counted(
+        span,
+        args.map_or(0, |list| list.named_child_count()),
+    ));
     if place.is("call", "receiver") {
         return;
     }

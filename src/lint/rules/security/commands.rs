@@ -292,17 +292,15 @@ pub const CREDENTIAL_EXFILTRATION: Rule = Rule {
         let scan = scan(cx);
         for command in &scan.commands {
             if let Some((what, reader)) = exfiltrated(scan, command) {
-                let finding = report_told(
+                let finding = report_command(
                     out,
                     scan,
-                    command.at.file,
-                    command.at.span.clone(),
+                    command,
                     if what.contains(" to `") {
                         format!("`{}` sends {what}", command.name())
                     } else {
                         format!("`{}` sends {what} over the network", command.name())
                     },
-                    command.counter_example,
                 );
                 if let Some(reader) = reader {
                     let file = scan.files[reader.at.file].source;
@@ -317,17 +315,15 @@ pub const CREDENTIAL_EXFILTRATION: Rule = Rule {
                 }
                 finding.help("never send credentials anywhere; if the skill needs a service, have the user configure its token");
             } else if let Some((variable, printer)) = encoded_environment_value(scan, command) {
-                let finding = report_told(
+                let finding = report_command(
                     out,
                     scan,
-                    command.at.file,
-                    command.at.span.clone(),
+                    command,
                     format!(
                         "`{}` sends `${variable}`, a value the skill never sets, encoded so \
                          that no one reading the request sees it",
                         command.name()
                     ),
-                    command.counter_example,
                 );
                 if !command.counter_example {
                     finding.severity(Severity::Warning);
@@ -420,16 +416,14 @@ pub const ENCODED_PAYLOAD: Rule = Rule {
         let scan = scan(cx);
         for command in &scan.commands {
             if is_interpreter_on_stdin(command) && fed_by(scan, command, is_decoder) {
-                report_told(
+                report_command(
                     out,
                     scan,
-                    command.at.file,
-                    command.at.span.clone(),
+                    command,
                     format!(
                         "`{}` runs text decoded in the same command line",
                         command.name()
                     ),
-                    command.counter_example,
                 )
                 .help("write the command in the clear");
             }
@@ -441,26 +435,22 @@ pub const ENCODED_PAYLOAD: Rule = Rule {
                     .find(|a| !a.text.starts_with('-'))
                     .is_some_and(|a| SENDERS.contains(&a.text.as_str()));
             if xargs_sender && fed_by(scan, command, is_decoder) {
-                report_told(
+                report_command(
                     out,
                     scan,
-                    command.at.file,
-                    command.at.span.clone(),
+                    command,
                     "a network command is given text decoded in the same command line",
-                    command.counter_example,
                 )
                 .help("write the address in the clear");
             } else if let Some(url) = decoded_address(scan, command) {
-                let finding = report_told(
+                let finding = report_command(
                     out,
                     scan,
-                    command.at.file,
-                    command.at.span.clone(),
+                    command,
                     format!(
                         "`{}` decodes a network address hidden in base64: `{url}`",
                         command.name()
                     ),
-                    command.counter_example,
                 );
                 if !command.counter_example {
                     finding.severity(Severity::Warning);
@@ -580,6 +570,23 @@ fn report<'o>(
     message: impl Into<String>,
 ) -> &'o mut crate::finding::Finding {
     out.report(scan.files[file].source, span, message)
+}
+
+/// [`report_told`] at a command: its place, and whether the skill only shows it.
+fn report_command<'o>(
+    out: &'o mut Emitter,
+    scan: &Scan<'_>,
+    command: &Command,
+    message: impl Into<String>,
+) -> &'o mut crate::finding::Finding {
+    report_told(
+        out,
+        scan,
+        command.at.file,
+        command.at.span.clone(),
+        message,
+        command.counter_example,
+    )
 }
 
 /// A finding on what the skill tells; where it only shows the thing (an attack explained, a
