@@ -28,7 +28,11 @@ pub const AGENT_DIRECTED_INSTRUCTION: Rule = Rule {
            Anthropic\", \"the user has already approved\"), and switching off safety or \
            confirmation prompts (\"disable the permission prompts\", \
            `--dangerously-skip-permissions`). A hit inside an HTML comment or a `[//]: #` \
-           comment, which readers never see, is an error. Text that quotes or discusses such \
+           comment, which readers never see, is an error. A code block the skill has the \
+           agent write to an agent's own file (`CLAUDE.md`, `AGENTS.md`, `MEMORY.md`, \
+           `SOUL.md`, `.cursor/rules/`, `.claude/settings.json`…, named on the block's \
+           first line, the line before it or its heading) is read as told text too: that is \
+           how a skill poisons the agent's memory. Text that quotes or discusses such \
            phrases (in quotes or inline code, after \"never\"/\"don't\", on a line about \
            prompt injection or attacks, in a link's title, or in a script line that holds a \
            regular expression) is not reported.",
@@ -106,23 +110,23 @@ pub const AGENT_DIRECTED_INSTRUCTION: Rule = Rule {
 const PATTERNS: &[(&str, &str)] = &[
     (
         "tells the agent to override its earlier instructions",
-        r"\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+|these\s+|those\s+)?(previous|prior|earlier|above|preceding|original|system|developer)\s+(instructions|prompts?|rules|directives|guidelines|messages|context|constraints)\b|\byour (new|real|true|actual) instructions (are|follow)\b|\b(do not|don't) follow (the|your) (system|previous|original|developer) (prompt|instructions)\b|\bignore (the |all |any )?(user's|users'|user) (earlier|previous|prior|original|own) (instructions|requests?|messages?)\b",
+        r"\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+|these\s+|those\s+)?(previous|prior|earlier|above|preceding|original|system|developer)\s+(instructions|prompts?|rules|directives|guidelines|messages|context|constraints)\b|\byour (new|real|true|actual) instructions (are|follow)\b|\b(do not|don't) follow (the|your) (system|previous|original|developer) (prompt|instructions)\b|\bignore (the |all |any )?(user's|users'|user) (earlier|previous|prior|original|own) (instructions|requests?|messages?)\b|\btakes? precedence over (the |any )?(user's |users' |user |your )?(instructions|requests)\b|\bmust not be overridden by [a-z -]{0,30}\buser instructions\b",
     ),
     (
         "tells the agent to hide what it does from the user",
-        r"\b(do not|don't|never) (tell|inform|mention|reveal|show|disclose|notify|alert) (this |it |anything |any of this )?(to )?the user\b|\bwithout (telling|informing|notifying|alerting) the user\b|\bhide (this|these|it|them|the [a-z]+) from the user\b|\b(keep|make) (this|it) (secret|hidden|invisible) from the user\b|\b(silently|secretly|covertly) (run|execute|send|upload|install|download|delete|exfiltrate|transmit|post|copy)\b|\bthe user (must|should) (not|never) (know|see|notice|find out)\b|\b(do not|don't|never) (mention|reveal|disclose|show) (the )?(bcc|cc|recipient|upload|webhook|exfiltration|network call|extra step|second request)\b|\bwithout (showing|displaying|printing|logging) (it|this|them|anything) to the user\b",
+        r"\b(do not|don't|never) (tell|inform|mention|reveal|show|disclose|notify|alert) (this |it |anything |any of this )?(to )?the user\b|\bwithout (telling|informing|notifying|alerting) the user\b|\bhide (this|these|it|them|the [a-z]+) from the user\b|\b(keep|make) (this|it) (secret|hidden|invisible) from the user\b|\b(silently|secretly|covertly) (run|execute|send|upload|install|download|delete|exfiltrate|transmit|post|copy)\b|\bthe user (must|should) (not|never) (know|see|notice|find out)\b|\b(do not|don't|never) (mention|reveal|disclose|show) (the )?(bcc|cc|recipient|upload|webhook|exfiltration|network call|extra step|second request)\b|\bwithout (showing|displaying|printing|logging) (it|this|them|anything) to the user\b|\b(do not|don't|never) (mention|reveal|disclose|report|show) (these|this|the|any|those) [a-z -]{1,40}?to the user\b",
     ),
     (
         "impersonates the platform, the system or the user",
-        r"<\|im_start\|>|<\|system\|>|\[(system|admin|developer) (message|override|instruction|note)\]|\b(system|admin|developer) override\b|\bthis (message|instruction|note) (is|comes) from (anthropic|openai|the system|the platform|the developers?|your developers?|claude code|the user)\b|\bthe user has (already )?(authorized|authorised|approved|granted|consented|pre-approved)\b|\b(anthropic|openai) (has )?(authorized|authorised|approved|allows you)\b",
+        r"<\|im_start\|>|<\|system\|>|\[(system|admin|developer) (message|override|instruction|note)\]|\b(system|admin|developer) override\b|\bthis (message|instruction|note) (is|comes) from (anthropic|openai|the system|the platform|the developers?|your developers?|claude code|the user)\b|\bthe user has (already )?(authorized|authorised|approved|granted|consented|pre-approved)\b|\b(anthropic|openai) (has )?(authorized|authorised|approved|allows you)\b|\b(are|is) (all |implicitly )?pre-?approved by (the )?(owner|user|admin|administrator|team|maintainers?|engineering lead)\b|\b(are|is) implicitly approved\b",
     ),
     (
         "tells the agent to switch off safety or confirmation prompts",
-        r"\b(disable|turn off|bypass|circumvent|suppress|ignore)\s+(all\s+|any\s+|the\s+|your\s+)?(safety|security|confirmation|permission|approval|sandbox|guardrail|content)\s+(checks?|prompts?|filters?|guardrails?|measures?|restrictions?|dialogs?|polic(y|ies)|requests?|guidelines)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\b(do not|don't|never) ask (the user )?for (confirmation|permission|approval)\b|\b(do not|don't|never) wait for (the user|the user's|user|user's|their) (confirmation|permission|approval)\b|\bwithout (asking|requesting) (the user )?for (confirmation|permission|approval)\b|\bwithout waiting for (the user|the user's|user|user's|their) (confirmation|permission|approval)\b|\b(auto-?approve|approve|accept) (all|every|any) (tool |permission |confirmation )?(prompts?|requests?|permissions?|tool calls?)\b|\b(remove|removes|bypass|disable) (the |all |any )?(confirmation|permission|approval|consent) (prompts?|steps?|gates?|dialogs?|checks?)\b|\bskip_confirmation\b|\b(set|sets) ([a-z_.=-]+ )?(yolo|bypasspermissions|dangerously_?skip_?permissions)\b",
+        r"\b(disable|turn off|bypass|circumvent|suppress|ignore)\s+(all\s+|any\s+|the\s+|your\s+)?(safety|security|confirmation|permission|approval|sandbox|guardrail|content)\s+(checks?|prompts?|filters?|guardrails?|measures?|restrictions?|dialogs?|polic(y|ies)|requests?|guidelines)\b|--dangerously-skip-permissions|--dangerously-bypass-approvals-and-sandbox|\b(do not|don't|never) ask (the user )?for (confirmation|permission|approval)\b|\b(do not|don't|never) wait for (the user|the user's|user|user's|their) (confirmation|permission|approval)\b|\bwithout (asking|requesting) (the user )?for (confirmation|permission|approval)\b|\bwithout waiting for (the user|the user's|user|user's|their) (confirmation|permission|approval)\b|\b(auto-?approve|approve|accept) (all|every|any) (tool |permission |confirmation )?(prompts?|requests?|permissions?|tool calls?)\b|\b(remove|removes|bypass|disable) (the |all |any )?(confirmation|permission|approval|consent) (prompts?|steps?|gates?|dialogs?|checks?)\b|\bskip_confirmation\b|\b(do not|don't|never) ask before (writing|deleting|removing|moving|overwriting|pushing|executing)\b|\bexecute (them|it|these|all commands|commands|shell commands) without (confirmation|asking|approval|sandboxing)\b|\bconfirm[-_]?(writes|shell|commands|edits)\s*[=:]\s*false\b|\bignore (any |all )?(tool[- ]call |tool |security |permission )(restrictions?|polic(y|ies)|errors?)\b|\b(set|sets) ([a-z_.=-]+ )?(yolo|bypasspermissions|dangerously_?skip_?permissions)\b",
     ),
     (
         "tells the agent to rewrite its own instructions or memory",
-        r"\b(write|add|append|insert|save|put|copy)\b[a-z0-9 ,:;'`~/_()-]{0,60}\b(to|into|in)\s+(your\s+|the\s+)?(`)?(~/\.claude/|\.claude/)?(claude\.md|agents\.md|gemini\.md|\.cursorrules|memory\.md|settings\.json|settings\.local\.json)\b|\b(update|modify|overwrite|edit) (your|the agent's) (own )?(system prompt|instructions|memory|memories)\b|\b(remember|memorize) (this|that) (permanently|for all future|in every future)\b",
+        r"\b(write|add|append|insert|save|put|copy)\b[a-z0-9 ,:;'`~/_()-]{0,60}\b(to|into|in)\s+(your\s+|the\s+)?(`)?(~/\.claude/|\.claude/)?(claude\.md|agents\.md|gemini\.md|\.cursorrules|memory\.md)\b|\b(update|modify|overwrite|edit) (your|the agent's) (own )?(system prompt|instructions|memory|memories)\b|\b(remember|memorize) (this|that) (permanently|for all future|in every future)\b",
     ),
 ];
 
@@ -168,8 +172,13 @@ fn hits(text: &str, doc: &Document) -> Vec<Hit> {
         return out;
     }
     let mut start = 0;
-    // Code blocks are in file order, as lines are: one pass over both.
-    let mut blocks = code_ranges(text, doc).into_iter().peekable();
+    // Code blocks are in file order, as lines are: one pass over both. A block of text
+    // written to an agent's instruction or memory file is read as told text.
+    let destined = destined_blocks(text, doc);
+    let mut blocks = code_ranges(text, doc)
+        .into_iter()
+        .filter(|b| !destined.iter().any(|(d, _)| d == b))
+        .peekable();
     while start < text.len() {
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         let line = start..end;
@@ -189,19 +198,31 @@ fn hits(text: &str, doc: &Document) -> Vec<Hit> {
         if hidden && lower.contains("skillgate-ignore") {
             continue;
         }
+        let written = destined
+            .iter()
+            .find(|(b, _)| b.contains(&line.start))
+            .map(|(_, file)| format!(" in text written to `{file}`"));
         for (what, re) in REGEXES.iter() {
             for m in re.find_iter(&lower) {
-                if !hidden
-                    && (discussed(&lower, m.start(), doc, line.start)
-                        || DISCUSSION.is_match(&sentence_around(text, line.start + m.start()))
-                        || option_effect(&lower[m.range()], text, doc, line.start + m.start()))
-                {
+                // In a file's content, quotes are its syntax (`"skip_confirmation": true`),
+                // not a quotation.
+                let discussed = match written {
+                    Some(_) => {
+                        PROHIBITION.is_match(&lower[..m.start()]) || DISCUSSION.is_match(&lower)
+                    }
+                    None => {
+                        discussed(&lower, m.start(), doc, line.start)
+                            || DISCUSSION.is_match(&sentence_around(text, line.start + m.start()))
+                            || option_effect(&lower[m.range()], text, doc, line.start + m.start())
+                    }
+                };
+                if !hidden && discussed {
                     continue;
                 }
-                let place = if hidden {
-                    " in a comment readers do not see"
-                } else {
-                    ""
+                let place = match (hidden, written.clone()) {
+                    (true, _) => " in a comment readers do not see".to_owned(),
+                    (false, Some(written)) => written,
+                    (false, None) => String::new(),
                 };
                 out.push(Hit {
                     span: line.start + m.start()..line.start + m.end(),
@@ -209,6 +230,47 @@ fn hits(text: &str, doc: &Document) -> Vec<Hit> {
                     hidden,
                 });
             }
+        }
+    }
+    out
+}
+
+/// Files an agent reads as its own instructions, memory or settings.
+static AGENT_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^|[^a-z0-9_])((?:[a-z0-9_./-]*/)?(?:claude|agents|gemini|soul|memory)\.md|copilot-instructions\.md|\.cursorrules|\.windsurfrules|\.clinerules|\.cursor/rules/[a-z0-9_./-]*|\.claude/[a-z0-9_./-]+)")
+        .expect("valid regex")
+});
+
+/// The code blocks whose text the skill has the agent write to an agent's own file, with
+/// that file: named on the block's first line (`write_file(".claude/settings.json", …`,
+/// `cat > CLAUDE.md <<EOF`), or in the heading or prose line that leads into it ("Create
+/// `SOUL.md` in the project root:").
+fn destined_blocks(text: &str, doc: &Document) -> Vec<(Range<usize>, String)> {
+    let mut out = Vec::new();
+    for block in &doc.code_blocks {
+        let first = text[block.content.clone()]
+            .lines()
+            .next()
+            .unwrap_or_default();
+        let before = &text[..block.range.start];
+        let lead_start = before.trim_end().rfind('\n').map_or(0, |i| i + 1);
+        let lead = &before[lead_start..];
+        let heading = doc
+            .sections
+            .iter()
+            .rev()
+            .find(|s| s.range.contains(&block.range.start))
+            .map_or("", |s| s.title.as_str());
+        let found = AGENT_FILE
+            .captures(first)
+            .or_else(|| {
+                AGENT_FILE
+                    .captures(lead)
+                    .filter(|_| !lead.trim_start().starts_with("```"))
+            })
+            .or_else(|| AGENT_FILE.captures(heading));
+        if let Some(found) = found {
+            out.push((block.range.clone(), found[1].to_owned()));
         }
     }
     out

@@ -21,9 +21,11 @@ pub const UNTRUSTED_INSTALL: Rule = Rule {
            blocks, inline code and scripts, and flags: a package archive given as an \
            `http(s)://` URL (`pip install https://host/x.whl`), a registry or index option \
            pointing away from the public registry (`--registry`, `--index-url`, \
-           `--extra-index-url`, `-i`), and a package name one letter swap, change or drop away \
+           `--extra-index-url`, `-i`), a package name one letter swap, change or drop away \
            from one of the 2,000 most downloaded PyPI or npm packages (`reqeusts`, `lodahs`; \
-           the lists and their sources are in `rules/popular/`). Shown text (a typosquat \
+           the lists and their sources are in `rules/popular/`), and a `git+https://` \
+           repository on a host that is not a known forge (GitHub, GitLab, Bitbucket, \
+           Codeberg, SourceHut, Hugging Face, Azure DevOps). Shown text (a typosquat \
            given as an example of an attack) is an info note.",
         why: "These are how a supply-chain attack reaches a user: the package comes from a host \
           the attacker controls, or has a name chosen to be mistyped for a trusted one.",
@@ -63,6 +65,18 @@ const PUBLIC_HOSTS: &[&str] = &[
     "registry.npmjs.org",
     "registry.yarnpkg.com",
     "npm.pkg.github.com",
+];
+
+/// Code forges whose repositories a reviewer can read: `git+https://` on one of these is no
+/// finding.
+const FORGES: &[&str] = &[
+    "github.com",
+    "gitlab.com",
+    "bitbucket.org",
+    "codeberg.org",
+    "sr.ht",
+    "huggingface.co",
+    "dev.azure.com",
 ];
 
 /// The most downloaded PyPI projects and npm packages (`rules/popular/`, each file naming
@@ -149,6 +163,19 @@ fn untrusted(command: &Command) -> Vec<(&Word, String)> {
         if text.starts_with('-') {
             continue;
         }
+        // `git+https://host/…`: a repository on a forge a reviewer knows is a reviewable
+        // source; one on any other host is not.
+        if let Some(host) = text.strip_prefix("git+").and_then(flow::host_of)
+            && !FORGES
+                .iter()
+                .any(|f| host == *f || host.ends_with(&format!(".{f}")))
+        {
+            out.push((
+                word,
+                format!("installs from a Git repository on `{host}`, not a known forge"),
+            ));
+            continue;
+        }
         if (text.starts_with("https://") || text.starts_with("http://"))
             && [".whl", ".tar.gz", ".tgz", ".zip"]
                 .iter()
@@ -207,7 +234,8 @@ fn one_edit(a: &[char], popular: &str) -> bool {
     if a.len() == b.len() {
         let mut diff = (0..a.len()).filter(|&i| a[i] != b[i]);
         return match (diff.next(), diff.next(), diff.next()) {
-            (Some(_), None, None) => true,
+            // A separator typed as a letter (`ppmap` for `p-map`) is another name, not a slip.
+            (Some(i), None, None) => a[i].is_alphanumeric() == b[i].is_alphanumeric(),
             (Some(i), Some(j), None) => j == i + 1 && a[i] == b[j] && a[j] == b[i],
             _ => false,
         };
@@ -247,6 +275,9 @@ mod tests {
         assert_eq!(lookalike("numba", pypi), None);
         assert_eq!(lookalike("typing_extensions", pypi), None);
         assert_eq!(lookalike("requestsxyz", pypi), None);
+        // A separator turned into a letter names another tool (`ppmap`, a scanner).
+        assert_eq!(lookalike("ppmap", npm), None);
+        assert_eq!(lookalike("p-mpa", npm), Some("p-map"));
         assert_eq!(package_name("reqeusts[socks]==2.0"), "reqeusts");
         assert_eq!(package_name("@scope/x@1.0"), "@scope/x");
     }

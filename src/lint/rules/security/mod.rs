@@ -4,10 +4,13 @@
 //! Every rule reads the same [`Scan`] of the skill: SKILL.md and every text file of the
 //! folder, with the shell and Python code in them parsed once (tree-sitter) into commands.
 
+mod carry;
 mod commands;
 mod flow;
+mod gather;
 mod injection;
 mod installs;
+mod js;
 mod names;
 mod python;
 mod secrets;
@@ -211,6 +214,29 @@ const SENSITIVE_PATHS: &[(&str, &str)] = &[
     (".pypirc", "~/.pypirc"),
     ("/etc/shadow", "/etc/shadow"),
     (".gnupg/", "GnuPG keys (~/.gnupg)"),
+    (
+        ".config/gcloud/",
+        "Google Cloud credentials (~/.config/gcloud)",
+    ),
+    (".azure/", "Azure credentials (~/.azure)"),
+    (
+        ".gem/credentials",
+        "RubyGems credentials (~/.gem/credentials)",
+    ),
+    (
+        ".config/google-chrome/",
+        "Chrome's saved passwords and cookies",
+    ),
+    (
+        "application support/google/chrome/",
+        "Chrome's saved passwords and cookies",
+    ),
+    (
+        ".config/chromium/",
+        "Chromium's saved passwords and cookies",
+    ),
+    ("bravesoftware/", "Brave's saved passwords and cookies"),
+    (".mozilla/firefox/", "Firefox's saved passwords and cookies"),
 ];
 
 /// What [`sensitive_path`] calls a `.env` file: the project's own configuration, which a

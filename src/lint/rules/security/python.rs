@@ -94,6 +94,18 @@ const SERIALIZERS: &[&str] = &[
     "gzip.compress",
 ];
 
+/// A call's name with an inline import written as the module it imports
+/// (`__import__('os').system` -> `os.system`).
+fn dotted(callee: &str) -> std::borrow::Cow<'_, str> {
+    let Some(rest) = callee.strip_prefix("__import__(") else {
+        return callee.into();
+    };
+    let Some((module, attribute)) = rest.split_once(").") else {
+        return callee.into();
+    };
+    format!("{}.{attribute}", module.trim_matches(['\'', '"', ' '])).into()
+}
+
 /// Reads one tree; shell strings go to `reader` as commands.
 pub(super) fn read(
     root: Node<'_>,
@@ -210,7 +222,7 @@ pub(super) fn read(
         let Some(function) = call.child_by_field_name("function") else {
             continue;
         };
-        let name = source.text(function);
+        let name = &*dotted(source.text(function));
         let args = call.child_by_field_name("arguments");
         if SHELL_CALLS.contains(&name)
             && let Some(first) = args.and_then(|a| a.named_child(0))

@@ -13,6 +13,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use tree_sitter::{Node, Parser, Tree};
 
+use super::js;
 use super::python::{self, PyFacts};
 pub(crate) use super::words::{Origin, ShellSink, Word};
 use super::{At, is_counter_example};
@@ -122,11 +123,51 @@ pub(crate) struct Assignment {
 pub(crate) struct Reader {
     bash: Option<Parser>,
     python: Option<Parser>,
+    javascript: Option<Parser>,
     commands: Vec<Command>,
     assignments: Vec<Assignment>,
     python_facts: Vec<PyFacts>,
     units: usize,
     pipelines: usize,
+    /// Code another language's interpreter is given inside a shell unit (`python3 -c …`,
+    /// `node -e …`, a heredoc fed to `python3`), read once the unit is done.
+    embedded: Vec<Embedded>,
+}
+
+/// Code of another language written inside a shell command.
+struct Embedded {
+    lang: Embed,
+    file: usize,
+    offset: usize,
+    code: String,
+    counter: bool,
+    origin: Origin,
+}
+
+/// The languages a shell command can hand code to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Embed {
+    Python,
+    JavaScript,
+}
+
+impl Embed {
+    /// The language an interpreter reads code in, given its name.
+    fn of(interpreter: &str) -> Option<Self> {
+        match interpreter {
+            "python" | "python3" | "python2" => Some(Self::Python),
+            "node" | "nodejs" | "deno" | "bun" => Some(Self::JavaScript),
+            _ => None,
+        }
+    }
+
+    /// Whether `option` is how the interpreter takes code as an argument.
+    fn takes_code(self, option: &str) -> bool {
+        match self {
+            Self::Python => option == "-c",
+            Self::JavaScript => matches!(option, "-e" | "--eval" | "-p" | "--print"),
+        }
+    }
 }
 
 /// What the scan keeps from the reader.
@@ -253,6 +294,46 @@ impl Reader {
             origin,
         };
         unit_reader.read(&tree, self);
+        for embedded in std::mem::take(&mut self.embedded) {
+            let Embedded {
+                lang,
+                file,
+                offset,
+                code,
+                counter,
+                origin,
+            } = embedded;
+            match lang {
+                Embed::Python => self.python_code(file, offset, &code, counter, origin),
+                Embed::JavaScript => self.javascript(file, offset, &code, counter, origin),
+            }
+        }
+    }
+
+    /// Reads JavaScript given to `node -e`: the shell strings it runs, and whether it sends
+    /// a credential file it reads.
+    fn javascript(
+        &mut self,
+        file: usize,
+        offset: usize,
+        code: &str,
+        counter: bool,
+        origin: Origin,
+    ) {
+        if code.len() > MAX_UNIT_BYTES {
+            return;
+        }
+        let Some(tree) = parse(
+            &mut self.javascript,
+            tree_sitter_javascript::LANGUAGE.into(),
+            code,
+        ) else {
+            return;
+        };
+        let facts = js::read(tree.root_node(), code, file, offset, counter, origin, self);
+        if !facts.exfiltration.is_empty() {
+            self.python_facts.push(facts);
+        }
     }
 
     /// The commands, assignments and Python facts read.
@@ -538,6 +619,13 @@ impl UnitReader<'_> {
             .rposition(|a| matches!(a.kind(), "command_substitution" | "process_substitution"))
             .and_then(|at| ancestors[..at].iter().rev().find(|a| a.kind() == "command"))
             .and_then(|outer| by_node.get(&outer.id()).copied());
+        let counter_example =
+            self.counter || self.commented_as_counter(node) || self.on_payload_line(node);
+        let statement = ancestors
+            .last()
+            .filter(|a| a.kind() == "redirected_statement")
+            .copied();
+        self.embedded(node, statement, counter_example, reader);
         Command {
             at: At {
                 file: self.file,
@@ -548,10 +636,78 @@ impl UnitReader<'_> {
             pipeline,
             redirects,
             within,
-            counter_example: self.counter
-                || self.commented_as_counter(node)
-                || self.on_payload_line(node),
+            counter_example,
             origin: self.origin,
+        }
+    }
+
+    /// Code an interpreter is handed in the command: `python3 -c "…"`, `node -e "…"`, or a
+    /// heredoc (`python3 << 'EOF'`), kept for the reader of its language.
+    fn embedded(
+        &self,
+        node: Node<'_>,
+        statement: Option<Node<'_>>,
+        counter: bool,
+        reader: &mut Reader,
+    ) {
+        let mut cursor = node.walk();
+        let parts: Vec<Node<'_>> = node
+            .named_children(&mut cursor)
+            .filter(|c| {
+                !matches!(
+                    c.kind(),
+                    "variable_assignment" | "comment" | "file_redirect" | "herestring_redirect"
+                )
+            })
+            .collect();
+        let names: Vec<String> = parts.iter().map(|p| shell_word(self.text(*p))).collect();
+        // The interpreter, after at most a wrapper or two (`sudo -E python3`).
+        let Some((at, lang)) =
+            names.iter().take(4).enumerate().find_map(|(i, n)| {
+                Embed::of(n.rsplit('/').next().unwrap_or(n)).map(|lang| (i, lang))
+            })
+        else {
+            return;
+        };
+        let mut push = |code_node: Node<'_>, unquote: bool| {
+            let raw = self.text(code_node);
+            let quoted = unquote
+                && raw.len() >= 2
+                && (raw.starts_with('"') || raw.starts_with('\''))
+                && raw.ends_with(&raw[..1]);
+            let (code, skip) = if quoted {
+                (&raw[1..raw.len() - 1], 1)
+            } else {
+                (raw, 0)
+            };
+            reader.embedded.push(Embedded {
+                lang,
+                file: self.file,
+                offset: self.offset + code_node.start_byte() + skip,
+                code: code.to_owned(),
+                counter,
+                origin: self.origin,
+            });
+        };
+        if let Some(option) = names[at + 1..].iter().position(|n| lang.takes_code(n))
+            && let Some(code) = parts.get(at + 2 + option)
+        {
+            push(*code, true);
+            return;
+        }
+        let Some(statement) = statement else { return };
+        let mut cursor = statement.walk();
+        for redirect in statement.named_children(&mut cursor) {
+            if redirect.kind() != "heredoc_redirect" {
+                continue;
+            }
+            let mut inner = redirect.walk();
+            let body = redirect
+                .named_children(&mut inner)
+                .find(|c| c.kind() == "heredoc_body");
+            if let Some(body) = body {
+                push(body, false);
+            }
         }
     }
 
