@@ -242,3 +242,36 @@ fn syntax_in_a_section_for_newer_readers_is_not_the_projects() {
     );
     assert_eq!(n, 0, "{text}");
 }
+
+/// A Gradle build's Java release counts as a Maven one's: the record and `var` skill is
+/// told on a look-alike of RxJava's `build.gradle` (`sourceCompatibility =
+/// JavaVersion.VERSION_1_8`, see `project::gradle_builds_give_the_java_release` for the
+/// sources), and silent on spring-petclinic's `JavaVersion.VERSION_17`.
+#[test]
+fn java_record_on_a_gradle_java_8_project() {
+    let (n, text) = too_new(JAVA_SYNTAX, "fixtures/repos/gradle-java8");
+    assert_eq!(n, 2, "{text}");
+    for needle in [
+        "a `record` class is new in java 16, but the project pins java 8 (build.gradle:22)",
+        "`var` for a local variable is new in java 10, but the project pins java 8 (build.gradle:22)",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    let (n, text) = too_new(JAVA_SYNTAX, "fixtures/repos/gradle-java17");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// `options.release = 17` is the language level even where the toolchain is Java 25, and
+/// SG403 names the line.
+#[test]
+fn a_gradle_release_is_the_projects_java() {
+    let skill = "fixtures/skills/java-8-orders";
+    let (review, text) = selected_review(skill, "fixtures/repos/gradle-release17", "SG403");
+    assert_eq!(review.findings.len(), 1, "{text}");
+    assert!(
+        text.contains("the skill needs java 8, but the project pins java 17 (build.gradle:28)"),
+        "{text}"
+    );
+    let (review, text) = selected_review(skill, "fixtures/repos/gradle-java8", "SG403");
+    assert!(review.findings.is_empty(), "{text}");
+}
