@@ -1,5 +1,6 @@
 //! JVM: `pom.xml` (parent, `${property}` placeholders, dependencyManagement, plugins),
-//! `build.gradle(.kts)` (plugins block and dependencies) and `gradle/libs.versions.toml`.
+//! `build.gradle(.kts)` (plugins block, dependencies and the Java release, the last in
+//! `gradle_java`) and `gradle/libs.versions.toml`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -290,7 +291,7 @@ fn configuration_kind(word: &str) -> Option<DepKind> {
 }
 
 /// Reads a `build.gradle` or `build.gradle.kts`, line by line: string-notation
-/// dependencies, and plugin ids with versions.
+/// dependencies, plugin ids with versions, and the Java release the build compiles for.
 pub(crate) fn read_gradle(sink: &mut Sink, rel: &Path, text: &str) {
     let name = rel
         .file_name()
@@ -299,6 +300,7 @@ pub(crate) fn read_gradle(sink: &mut Sink, rel: &Path, text: &str) {
     sink.tool(Role::BuildTool, "gradle", at(name.clone(), rel, (1, 1)));
     sink.tool(Role::PackageManager, "gradle", at(name, rel, (1, 1)));
     let variables = gradle_variables(text);
+    super::gradle_java::read_java_release(sink, rel, text, &variables);
     for (number, raw) in text.lines().enumerate() {
         let line = to_u32(number + 1);
         let trimmed = raw.trim_start();
@@ -404,7 +406,7 @@ fn quoted_strings(line: &str) -> Vec<&str> {
 }
 
 /// `val name = "x"`, `def name = 'x'`, `name = "x"` (in `ext {}`) assignments.
-fn gradle_variables(text: &str) -> HashMap<String, String> {
+pub(super) fn gradle_variables(text: &str) -> HashMap<String, String> {
     text.lines()
         .filter_map(|line| {
             let line = line.trim();

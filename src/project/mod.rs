@@ -7,6 +7,7 @@
 mod dotnet;
 mod ecosystem;
 mod go;
+mod gradle_java;
 mod input;
 mod jvm;
 mod locate;

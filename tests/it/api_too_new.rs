@@ -242,3 +242,91 @@ fn syntax_in_a_section_for_newer_readers_is_not_the_projects() {
     );
     assert_eq!(n, 0, "{text}");
 }
+
+/// A Gradle build's Java release counts as a Maven one's: the record and `var` skill is
+/// told on a look-alike of RxJava's `build.gradle` (`sourceCompatibility =
+/// JavaVersion.VERSION_1_8`, see `project::gradle_builds_give_the_java_release` for the
+/// sources), and silent on spring-petclinic's `JavaVersion.VERSION_17`.
+#[test]
+fn java_record_on_a_gradle_java_8_project() {
+    let (n, text) = too_new(JAVA_SYNTAX, "fixtures/repos/gradle-java8");
+    assert_eq!(n, 2, "{text}");
+    for needle in [
+        "a `record` class is new in java 16, but the project pins java 8 (build.gradle:22)",
+        "`var` for a local variable is new in java 10, but the project pins java 8 (build.gradle:22)",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    let (n, text) = too_new(JAVA_SYNTAX, "fixtures/repos/gradle-java17");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// `options.release = 17` is the language level even where the toolchain is Java 25, and
+/// SG403 names the line.
+#[test]
+fn a_gradle_release_is_the_projects_java() {
+    let skill = "fixtures/skills/java-8-orders";
+    let (review, text) = selected_review(skill, "fixtures/repos/gradle-release17", "SG403");
+    assert_eq!(review.findings.len(), 1, "{text}");
+    assert!(
+        text.contains("the skill needs java 8, but the project pins java 17 (build.gradle:28)"),
+        "{text}"
+    );
+    let (review, text) = selected_review(skill, "fixtures/repos/gradle-java8", "SG403");
+    assert!(review.findings.is_empty(), "{text}");
+}
+
+const JAVA_21_SYNTAX: &str = "fixtures/skills/too-new-java-21-syntax";
+const LAMBDA_VAR: &str = "fixtures/skills/too-new-java-lambda-var";
+
+/// Record patterns and pattern `case`s (Java 21) against a Java 17 build: one finding per
+/// feature, the later uses related to the first. Java 17's sealed types and records are
+/// fine there. A Gradle build compiling with `options.release = 17` on a Java 25 toolchain
+/// is Java 17 too; a Java 21 build has both.
+#[test]
+fn java_21_patterns_on_a_java_17_project() {
+    let (n, text) = too_new(JAVA_21_SYNTAX, "fixtures/repos/java17-maven");
+    assert_eq!(n, 2, "{text}");
+    for needle in [
+        "a record pattern is new in java 21, but the project pins java 17 (pom.xml:12)",
+        "a pattern in a `switch` case is new in java 21, but the project pins java 17 (pom.xml:12)",
+        "help: on java before 21: a type pattern or a cast, then the record's accessors",
+        "used here too",
+    ] {
+        assert!(text.contains(needle), "missing {needle:?}:\n{text}");
+    }
+    insta::assert_snapshot!("java17-java21-syntax", text);
+    let (n, text) = too_new(JAVA_21_SYNTAX, "fixtures/repos/gradle-release17");
+    assert_eq!(n, 2, "{text}");
+    assert!(
+        text.contains("the project pins java 17 (build.gradle:28)"),
+        "{text}"
+    );
+    let (n, text) = too_new(JAVA_21_SYNTAX, "fixtures/repos/java21-maven");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// `var` lambda parameters (Java 11) against a Java 10 build; a Java 17 build has them.
+#[test]
+fn lambda_var_on_a_java_10_project() {
+    let (n, text) = too_new(LAMBDA_VAR, "fixtures/repos/java10-maven");
+    assert_eq!(n, 1, "{text}");
+    assert!(
+        text.contains(
+            "`var` for a lambda parameter is new in java 11, but the project pins java 10 (pom.xml:12)"
+        ),
+        "{text}"
+    );
+    let (n, text) = too_new(LAMBDA_VAR, "fixtures/repos/java17-maven");
+    assert_eq!(n, 0, "{text}");
+}
+
+/// Lambda parameters named `var`, constant `case` labels and plain `instanceof` are Java 8
+/// code on every release, a Java 10 build included.
+#[test]
+fn lambda_parameters_named_var_are_not_newer_syntax() {
+    for repo in ["fixtures/repos/java8-maven", "fixtures/repos/java10-maven"] {
+        let (n, text) = too_new(OLD_NAMES, repo);
+        assert_eq!(n, 0, "{repo}:\n{text}");
+    }
+}

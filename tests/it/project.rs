@@ -239,6 +239,77 @@ fn runtimes_answer_the_fit_questions() {
     );
 }
 
+/// The Java pins of a project, as `value@path:line`.
+fn java_pins(project: &Project) -> Vec<String> {
+    project
+        .runtimes_named("java")
+        .map(|r| {
+            let path = r.version.path.to_string_lossy().replace('\\', "/");
+            format!("{}@{path}:{}", r.version.value, r.version.line)
+        })
+        .collect()
+}
+
+/// Gradle builds give the Java release their sources are compiled for, read from look-alikes
+/// of real build files (the forms, comments and distractors as written there, the rest
+/// shortened):
+/// - `gradle-java8`: ReactiveX/RxJava `build.gradle` at
+///   028699976ade807189ef13a6d265a7c366ec5c5c, `sourceCompatibility = JavaVersion.VERSION_1_8`
+///   twice, beside `ext.javaCompatibility` and a `releaseTag` variable;
+/// - `gradle-java17`: spring-projects/spring-petclinic (Apache-2.0) `build.gradle` at
+///   67643c4137eb75bfeb177b427f8459c471bdcbd8, `java { sourceCompatibility = JavaVersion.VERSION_17 }`;
+/// - `gradle-release17`: spring-petclinic `build.gradle` at
+///   fc1c7490edb484dddcf39d336422d308925c04a4, a Java 25 toolchain compiling with
+///   `options.release = 17`: the release, not the toolchain, is the language level;
+/// - `gradle-kts-release8`: signalfx/splunk-otel-java
+///   `testing/agent-test-extension/build.gradle.kts` at
+///   130c59f6cceba6ed09dbe5a219f63cb657794434, `options.release.set(8)`;
+/// - `gradle-kotlin-toolchain`: Baeldung/kotlin-tutorials (MIT)
+///   `gradle-kotlin-dsl/configure-jdk-version/build.gradle` at
+///   43374ed91bfa3539cce6a312f8cdc1c148d28216, `jvmToolchain { languageVersion.set(..(11)) }`
+///   among Kotlin `jvmTarget`s of 19 and 1.8;
+/// - `gradle-kts-jvm-toolchain`: javidanjavadov/coffee-main `build.gradle.kts` at
+///   621a728d9a4c88144338fd2b1eeccf1862a7a230, `kotlin { jvmToolchain(21) }`;
+/// - `gradle-kts-computed`: JetBrains/ideavim (MIT) `build.gradle.kts` at
+///   55f0ad9c5c826ebddb0df9f3c36e1cbb5b566ae5, every setting computed from `gradle.properties`
+///   and `sourceCompatibility = 17` only in a comment: no release is read.
+#[test]
+fn gradle_builds_give_the_java_release() {
+    for (fixture, expected) in [
+        ("gradle-java8", vec!["8@build.gradle:22"]),
+        ("gradle-java17", vec!["17@build.gradle:16"]),
+        ("gradle-release17", vec!["17@build.gradle:28"]),
+        ("gradle-kts-release8", vec!["8@build.gradle.kts:11"]),
+        ("gradle-kotlin-toolchain", vec!["11@build.gradle:24"]),
+        ("gradle-kts-jvm-toolchain", vec!["21@build.gradle.kts:20"]),
+        ("gradle-kts-computed", vec![]),
+    ] {
+        let project = scan_fixture(fixture);
+        assert_eq!(java_pins(&project), expected, "{fixture}");
+    }
+}
+
+/// A convention plugin in `buildSrc/` or `build-logic/` builds the build itself: its
+/// toolchain is not the project's release.
+#[test]
+fn build_logic_is_not_the_projects_java_release() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "build.gradle", "sourceCompatibility = '1.8'\n");
+    write(
+        root,
+        "buildSrc/build.gradle.kts",
+        "kotlin { jvmToolchain(21) }\n",
+    );
+    write(
+        root,
+        "build-logic/convention/build.gradle.kts",
+        "java { toolchain { languageVersion = JavaLanguageVersion.of(17) } }\n",
+    );
+    let project = scan(root).expect("scan");
+    assert_eq!(java_pins(&project), ["8@build.gradle:1"]);
+}
+
 #[test]
 fn tool_conventions_carry_evidence() {
     let pnpm = scan_fixture("npm-pnpm-vite");

@@ -199,6 +199,13 @@ pub enum Syntax {
     JavaRecord,
     /// A Java `sealed` or `non-sealed` class or interface, or a `permits` clause.
     JavaSealed,
+    /// Java `var` as the type of an implicitly typed lambda's parameters (`(var a) -> a`).
+    JavaLambdaVar,
+    /// A Java record pattern (`o instanceof Point(int x, int y)`, `case Point(var x, var y)`).
+    JavaRecordPattern,
+    /// A Java `case` with a type pattern, a `when` guard or `null` (pattern matching for
+    /// `switch`).
+    JavaSwitchPattern,
     /// A Python assignment expression (`:=`).
     PythonWalrus,
     /// A Python `/` marking positional-only parameters.
@@ -217,13 +224,16 @@ pub enum Syntax {
 
 impl Syntax {
     /// Every feature, for listing and validation.
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 16] = [
         Self::JavaVar,
         Self::JavaTextBlock,
         Self::JavaSwitchExpression,
         Self::JavaInstanceofPattern,
         Self::JavaRecord,
         Self::JavaSealed,
+        Self::JavaLambdaVar,
+        Self::JavaRecordPattern,
+        Self::JavaSwitchPattern,
         Self::PythonWalrus,
         Self::PythonPositionalOnly,
         Self::PythonMatch,
@@ -242,6 +252,9 @@ impl Syntax {
             Self::JavaInstanceofPattern => "java:instanceof-pattern",
             Self::JavaRecord => "java:record",
             Self::JavaSealed => "java:sealed",
+            Self::JavaLambdaVar => "java:lambda-var",
+            Self::JavaRecordPattern => "java:record-pattern",
+            Self::JavaSwitchPattern => "java:switch-pattern",
             Self::PythonWalrus => "python:walrus",
             Self::PythonPositionalOnly => "python:positional-only",
             Self::PythonMatch => "python:match",
@@ -266,6 +279,9 @@ impl Syntax {
             Self::JavaInstanceofPattern => "an `instanceof` pattern",
             Self::JavaRecord => "a `record` class",
             Self::JavaSealed => "a `sealed` class or interface",
+            Self::JavaLambdaVar => "`var` for a lambda parameter",
+            Self::JavaRecordPattern => "a record pattern",
+            Self::JavaSwitchPattern => "a pattern in a `switch` case",
             Self::PythonWalrus => "an assignment expression (`:=`)",
             Self::PythonPositionalOnly => "a positional-only parameter marker (`/`)",
             Self::PythonMatch => "a `match` statement",
@@ -284,7 +300,10 @@ impl Syntax {
             | Self::JavaSwitchExpression
             | Self::JavaInstanceofPattern
             | Self::JavaRecord
-            | Self::JavaSealed => Lang::Java,
+            | Self::JavaSealed
+            | Self::JavaLambdaVar
+            | Self::JavaRecordPattern
+            | Self::JavaSwitchPattern => Lang::Java,
             _ => Lang::Python,
         }
     }

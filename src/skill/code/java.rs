@@ -98,9 +98,9 @@ fn language_level<'t>(
                 .is_none()
                 .then_some((Syntax::JavaSwitchExpression, node.child(0).unwrap_or(node)))
         }
+        // `o instanceof String s`; `o instanceof Point(int x, int y)` is a record pattern.
         "instanceof_expression" => {
-            let binds = node.child_by_field_name("name").is_some()
-                || node.child_by_field_name("pattern").is_some();
+            let binds = node.child_by_field_name("name").is_some();
             binds.then_some((
                 Syntax::JavaInstanceofPattern,
                 child_of_kind(node, "instanceof")?,
@@ -111,8 +111,39 @@ fn language_level<'t>(
                 child_of_kind(node, "sealed").or_else(|| child_of_kind(node, "non-sealed"));
             sealed.map(|at| (Syntax::JavaSealed, at))
         }
+        // `(var a, var b) -> ...`; a lambda parameter named `var` has another type or none.
+        "lambda_expression" => {
+            let parameters = node.child_by_field_name("parameters")?;
+            let mut cursor = parameters.walk();
+            let var = parameters
+                .named_children(&mut cursor)
+                .filter(|p| p.kind() == "formal_parameter")
+                .filter_map(|p| p.child_by_field_name("type"))
+                .find(|ty| ty.kind() == "type_identifier" && source.text(*ty) == "var");
+            var.map(|at| (Syntax::JavaLambdaVar, at))
+        }
+        // The outermost record pattern only: the ones nested in it are the same use.
+        "record_pattern" => {
+            let nested = place.parent()?.kind() == "record_pattern_body";
+            (!nested).then_some((Syntax::JavaRecordPattern, node))
+        }
+        "switch_label" => switch_pattern(node).map(|at| (Syntax::JavaSwitchPattern, at)),
         _ => None,
     }
+}
+
+/// The `case` of a label that matches a type pattern, has a `when` guard or matches `null`;
+/// a label whose pattern is a record pattern is reported as that. Constant labels
+/// (`case 1`, `case RED`) are older switches.
+fn switch_pattern(label: Node<'_>) -> Option<Node<'_>> {
+    let pattern = child_of_kind(label, "pattern").and_then(|p| p.named_child(0));
+    if pattern.is_some_and(|p| p.kind() == "record_pattern") {
+        return None;
+    }
+    let typed = pattern.is_some_and(|p| p.kind() == "type_pattern");
+    let guarded = child_of_kind(label, "guard").is_some();
+    let null = child_of_kind(label, "null_literal").is_some();
+    (typed || guarded || null).then(|| label.child(0).unwrap_or(label))
 }
 
 /// The first child of `node` of `kind`, named or not (`record`, `->`, `sealed`).
@@ -269,6 +300,48 @@ mod tests {
             switch (record) { case 1: break; default: break; }\n\
             if (o instanceof String) {}\n    String s = \"\\\"quoted\\\"\";\n  }\n}\n";
         assert_eq!(features(text), []);
+    }
+
+    /// Java 11's `var` lambda parameters and Java 21's record patterns and switch patterns;
+    /// a nested record pattern is part of the outer one, and a `case` whose pattern is a
+    /// record pattern is reported as that.
+    #[test]
+    fn lambda_var_record_and_switch_patterns() {
+        let text = "class K {\n  void f(Object o) {\n\
+            BinaryOperator<Integer> add = (var a, var b) -> a + b;\n\
+            if (o instanceof Line(Point(var x, var y), Point p)) {}\n\
+            int n = switch (o) {\n\
+              case Point(int x, int y) when x > 0 -> 1;\n\
+              case Integer i when i > 0 -> 2;\n\
+              case String s -> 3;\n\
+              case null, default -> 4;\n\
+            };\n\
+            switch (o) { case Long l: break; default: break; }\n  }\n}\n";
+        assert_eq!(
+            features(text),
+            [
+                ("java:lambda-var", "var"),
+                ("java:record-pattern", "Line(Point(var x, var y), Point p)"),
+                ("java:switch-expression", "switch"),
+                ("java:record-pattern", "Point(int x, int y)"),
+                ("java:switch-pattern", "case"),
+                ("java:switch-pattern", "case"),
+                ("java:switch-pattern", "case"),
+                ("java:switch-pattern", "case"),
+            ]
+        );
+    }
+
+    /// Lambda parameters named `var` or typed otherwise, constant and enum labels, and
+    /// Java 16's `instanceof` patterns are no Java 11 or 21 syntax.
+    #[test]
+    fn older_lambdas_and_switches_are_not_newer_syntax() {
+        let text = "class K {\n  void f(Object o, Color c, int n) {\n\
+            h((String var) -> var.length());\n    k(var -> var);\n    m((var, w) -> var);\n\
+            switch (c) { case RED: break; case GREEN: break; default: break; }\n\
+            switch (n) { case 1: case 2: break; default: break; }\n\
+            if (o instanceof String s) {}\n  }\n}\n";
+        assert_eq!(features(text), [("java:instanceof-pattern", "instanceof")]);
     }
 
     const TEXT: &str = "import a.b.C;\nimport static org.junit.Assert.assertEquals;\nimport org.junit.*;\n\

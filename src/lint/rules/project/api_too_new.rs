@@ -24,8 +24,9 @@ pub const API_TOO_NEW: Rule = Rule {
            in rules/apis) and reports each use of an API that the project's version of the \
            package, or of the runtime, does not have yet, naming the version that introduced \
            it and the project's own. Language syntax counts as a runtime addition: a Java \
-           `record`, `var`, text block, arrow switch, `instanceof` pattern or `sealed` type \
-           above the project's Java release, and a Python `:=`, positional-only `/`, `match`, \
+           `record`, `var`, text block, arrow switch, `instanceof` pattern, `sealed` type, \
+           `var` lambda parameter, record pattern or pattern `case` above the project's Java \
+           release (a POM's or a Gradle build's), and a Python `:=`, positional-only `/`, `match`, \
            parenthesized `with`, `except*`, `type` statement or type-parameter list above its \
            Python floor, read from the parse tree (`var` as a method name or `match = ...` is \
            no use). A lockfile's version is compared as resolved; a \
