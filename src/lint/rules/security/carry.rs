@@ -59,6 +59,15 @@ impl Carriers {
             }
         }
         for assignment in &scan.assignments {
+            // `K=$(cat ~/.aws/credentials)` is read by its `cat`, which the rounds follow.
+            let read_inside = carriers.commands.values().any(|c| {
+                c.at.file == assignment.at.file
+                    && assignment.at.span.start <= c.at.span.start
+                    && c.at.span.end <= assignment.at.span.end
+            });
+            if read_inside {
+                continue;
+            }
             if let Some(what) = sensitive_path(text_of(scan, &assignment.at)) {
                 carriers.variables.insert(
                     (assignment.at.file, assignment.name.clone()),
