@@ -26,7 +26,11 @@ pub(crate) struct Carried {
 /// The variables and files of each file of the skill that carry a credential.
 #[derive(Default)]
 pub(crate) struct Carriers {
-    variables: HashMap<(usize, String), Carried>,
+    /// Carried variables, by file and the start of the assignment that set them: a later
+    /// assignment of the same name (another loop over web paths) sets another value.
+    variables: HashMap<(usize, usize), Carried>,
+    /// Where each variable of each file is assigned, in file order.
+    assigned: HashMap<(usize, String), Vec<usize>>,
     paths: Vec<(usize, String, Carried)>,
     /// Commands found to carry a credential, by index into [`Scan::commands`].
     commands: HashMap<usize, Carried>,
@@ -41,6 +45,16 @@ impl Carriers {
     /// through variables, files and pipelines.
     pub fn of(scan: &Scan<'_>, reads: fn(&Command) -> Option<&'static str>) -> Self {
         let mut carriers = Carriers::default();
+        for assignment in &scan.assignments {
+            carriers
+                .assigned
+                .entry((assignment.at.file, assignment.name.clone()))
+                .or_default()
+                .push(assignment.at.span.start);
+        }
+        for starts in carriers.assigned.values_mut() {
+            starts.sort_unstable();
+        }
         let mut pipelines: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
         for (index, command) in scan.commands.iter().enumerate() {
             if let Some((id, position)) = command.pipeline {
@@ -70,7 +84,7 @@ impl Carriers {
             }
             if let Some(what) = sensitive_path(text_of(scan, &assignment.at)) {
                 carriers.variables.insert(
-                    (assignment.at.file, assignment.name.clone()),
+                    (assignment.at.file, assignment.at.span.start),
                     Carried {
                         what,
                         at: assignment.at.clone(),
@@ -115,19 +129,21 @@ impl Carriers {
                 }) {
                     carriers
                         .variables
-                        .entry((file, assignment.name.clone()))
+                        .entry((file, assignment.at.span.start))
                         .or_insert_with(|| carried.clone());
                 }
             }
             // `ALL="$A$B"`, `for k in $KEYS`: an assignment that names a carrier.
             for assignment in &scan.assignments {
-                let key = (assignment.at.file, assignment.name.clone());
+                let key = (assignment.at.file, assignment.at.span.start);
                 if carriers.variables.contains_key(&key) {
                     continue;
                 }
                 let text = text_of(scan, &assignment.at);
                 let value = text.split_once(['=', ' ']).map_or(text, |(_, v)| v);
-                if let Some(carried) = carriers.variable_in(assignment.at.file, value) {
+                if let Some(carried) =
+                    carriers.variable_in(assignment.at.file, assignment.at.span.start, value)
+                {
                     carriers.variables.insert(key, carried);
                 }
             }
@@ -152,9 +168,10 @@ impl Carriers {
         }
     }
 
-    /// A carried variable that `text` references (`$KEYS`, `${KEYS}`); one that holds a
+    /// A carried variable that `text`, at byte `pos` of `file`, references (`$KEYS`,
+    /// `${KEYS}`) with the value its last assignment before `pos` gave it; one that holds a
     /// path counts only where it starts the word.
-    fn variable_in(&self, file: usize, text: &str) -> Option<Carried> {
+    fn variable_in(&self, file: usize, pos: usize, text: &str) -> Option<Carried> {
         let word = text
             .rsplit_once("=@")
             .map_or(text.trim_start_matches('@'), |(_, w)| w);
@@ -167,7 +184,11 @@ impl Carriers {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            if let Some(carried) = self.variables.get(&(file, name))
+            let set = self.assigned.get(&(file, name)).and_then(|starts| {
+                let before = starts.partition_point(|&s| s < pos);
+                before.checked_sub(1).map(|i| starts[i])
+            });
+            if let Some(carried) = set.and_then(|start| self.variables.get(&(file, start)))
                 && (!carried.path || starts_word)
             {
                 return Some(carried.clone());
@@ -184,11 +205,17 @@ impl Carriers {
             return None;
         }
         let file = command.at.file;
-        command
-            .args()
-            .iter()
-            .find_map(|arg| {
-                self.variable_in(file, &arg.text)
+        let args = command.args();
+        args.iter()
+            .enumerate()
+            // curl's `-w` format is printed here, not sent.
+            .filter(|(i, _)| {
+                !(command.name() == "curl"
+                    && i.checked_sub(1)
+                        .is_some_and(|p| matches!(args[p].text.as_str(), "-w" | "--write-out")))
+            })
+            .find_map(|(_, arg)| {
+                self.variable_in(file, command.at.span.start, &arg.text)
                     .or_else(|| self.path_in(file, &arg.text))
             })
             .or_else(|| {
