@@ -204,9 +204,14 @@ pub enum KeyStanding {
     Unknown(Option<&'static str>),
 }
 
+/// Whether one of `targets` documents `key` among its own keys.
+pub fn documents(targets: &[Target], key: &str) -> bool {
+    targets.iter().any(|t| t.client().keys.contains(&key))
+}
+
 /// Where `key` stands for a skill written for `targets`.
 pub fn standing(key: &str, targets: &[Target]) -> KeyStanding {
-    if SPEC_KEYS.contains(&key) || targets.iter().any(|t| t.client().keys.contains(&key)) {
+    if SPEC_KEYS.contains(&key) || documents(targets, key) {
         return KeyStanding::Known;
     }
     let others: Vec<&'static Client> = CLIENTS.iter().filter(|c| c.keys.contains(&key)).collect();

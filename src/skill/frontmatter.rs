@@ -124,7 +124,18 @@ pub fn parse(file: &SourceFile) -> Result<(Frontmatter, usize), LoadError> {
     Ok((fm, body_start))
 }
 
+/// The key with which a skill asks to be invoked only by the user, by name (Claude Code,
+/// Cursor): the model never picks it from its description.
+pub const DISABLE_MODEL_INVOCATION: &str = "disable-model-invocation";
+
 impl Frontmatter {
+    /// Whether the frontmatter sets `disable-model-invocation: true`.
+    pub fn disables_model_invocation(&self) -> bool {
+        self.extra
+            .iter()
+            .any(|f| f.key == DISABLE_MODEL_INVOCATION && matches!(f.value, Value::Bool(true)))
+    }
+
     fn insert(&mut self, key: String, value: Value, span: Range<usize>) {
         let mismatch = |fm: &mut Self, key: String, expected| {
             fm.mismatches.push(TypeMismatch {

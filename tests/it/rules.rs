@@ -319,3 +319,29 @@ fn list_items_in_an_untagged_block_are_read_past_their_markers() {
         Vec::<String>::new()
     );
 }
+
+/// SG110 leaves a skill only the user invokes alone where a target honours
+/// `disable-model-invocation`, and still reports it where the model picks it.
+#[test]
+fn a_skill_only_the_user_invokes_needs_no_trigger() {
+    let skill = |key: &str, config: &str| {
+        format!(
+            "---\nname: sync-deps\ndescription: Rebases the open dependency updates and merges the green ones.\n{key}---\n# Steps\n\nNever force-push.\n{config}"
+        )
+    };
+    let invoked_by_name = skill("disable-model-invocation: true\n", "");
+    assert_eq!(findings_of("SG110", &invoked_by_name), Vec::<String>::new());
+    let codex_only = "==> skillgate.toml <==\ntargets = [\"codex\"]\n";
+    for (key, config) in [
+        ("", ""),
+        ("disable-model-invocation: false\n", ""),
+        // Codex does not read the key: its model still picks the skill by its description.
+        ("disable-model-invocation: true\n", codex_only),
+    ] {
+        assert_eq!(
+            findings_of("SG110", &skill(key, config)).len(),
+            1,
+            "{key}{config}"
+        );
+    }
+}

@@ -9,7 +9,7 @@ use regex::Regex;
 use super::head;
 use crate::finding::Severity;
 use crate::lint::{Context, Rule};
-use crate::skill::frontmatter::Field;
+use crate::skill::frontmatter::{DISABLE_MODEL_INVOCATION, Field};
 use crate::skill::quoted;
 use crate::targets::{self, KeyStanding};
 
@@ -371,13 +371,21 @@ pub const DESCRIPTION_WHAT_AND_WHEN: Rule = Rule {
         severity: Severity::Warning,
         summary: "`description` does not say what the skill does and when to use it",
         what: "Requires a description of at least a few words that includes a trigger \
-           (\"Use when…\", \"…before committing\", \"if the user asks…\").",
+           (\"Use when…\", \"…before committing\", \"if the user asks…\"). A skill whose \
+           frontmatter sets `disable-model-invocation: true` is left alone when a target \
+           honours that key (Claude Code, Cursor): only the user invokes it, by name.",
         why: "Agents choose skills from their descriptions alone; without a trigger the skill is \
           loaded at the wrong time or never.",
         fires: "---\nname: release-notes\ndescription: Release notes helper.\n---\n",
         passes: GOOD,
     },
     check: |cx, out| {
+        // A skill the model never picks needs no trigger: the user calls it by name.
+        if cx.skill.frontmatter.disables_model_invocation()
+            && targets::documents(cx.settings.targets(), DISABLE_MODEL_INVOCATION)
+        {
+            return;
+        }
         if let Some(d) = description(cx) {
             let words = d.value.split_whitespace().count();
             if words < 5 || !WHEN_CLAUSE.is_match(&d.value.to_ascii_lowercase()) {
