@@ -284,7 +284,7 @@ fn written(command: &Command) -> Vec<&str> {
         "cp" | "mv" | "install" | "rsync" | "ditto" => {
             let count = operands().count();
             operands()
-                .last()
+                .next_back()
                 .filter(|_| count >= 2)
                 .map(|w| w.text.as_str())
                 .into_iter()
